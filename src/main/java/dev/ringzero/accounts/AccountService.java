@@ -1,0 +1,90 @@
+package dev.ringzero.accounts;
+
+import java.time.Instant;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+import dev.ringzero.accounts.Caller.Role;
+import dev.ringzero.web.ApiProblem;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Accounts and API credentials. An account is also a Camunda user (Tasklist, Cockpit); its
+ * API token is returned once and stored only as a hash.
+ */
+@Service
+public class AccountService {
+
+    private static final Pattern ACCOUNT_ID = Pattern.compile("^[a-z0-9][a-z0-9._-]{1,63}$");
+
+    private final JdbcClient jdbc;
+    private final CamundaIdentity camunda;
+
+    AccountService(JdbcClient jdbc, CamundaIdentity camunda) {
+        this.jdbc = jdbc;
+        this.camunda = camunda;
+    }
+
+    public record NewAccount(String id, String token) {
+    }
+
+    @Transactional
+    public NewAccount create(String id, String password, String displayName, Role role) {
+        if (id == null || !ACCOUNT_ID.matcher(id).matches()) {
+            throw ApiProblem.badRequest("invalid-account-id",
+                    "id must be 2-64 characters of a-z, 0-9, '.', '_' or '-', starting with a letter or digit");
+        }
+        if (password == null || password.length() < 8) {
+            throw ApiProblem.badRequest("weak-password", "password must have at least 8 characters");
+        }
+        if (role != Role.OWNER && role != Role.ANALYST) {
+            throw ApiProblem.badRequest("invalid-role", "role must be owner or analyst");
+        }
+        if (exists(id) || camunda.userExists(id)) {
+            throw ApiProblem.conflict("account-exists", "account '" + id + "' already exists");
+        }
+        jdbc.sql("insert into rz_account(id, display_name, role, created_at) values (?, ?, ?, ?)")
+                .params(id, displayName == null || displayName.isBlank() ? id : displayName, role.name(), now())
+                .update();
+        camunda.createUser(id, password, displayName == null ? id : displayName,
+                role == Role.ANALYST ? CamundaIdentity.ANALYSTS : CamundaIdentity.OWNERS);
+        return new NewAccount(id, issueToken(id, role));
+    }
+
+    /** A credential that can call only the event-admission route (external gateways). */
+    @Transactional
+    public String issueServiceToken(Role role) {
+        if (role != Role.GATEWAY) {
+            throw ApiProblem.badRequest("invalid-role", "service tokens exist for role 'gateway' only");
+        }
+        return issueToken(null, role);
+    }
+
+    public Optional<Caller> authenticate(String token) {
+        if (token == null || token.isBlank()) {
+            return Optional.empty();
+        }
+        return jdbc.sql("select account_id, role from rz_api_token where token_hash = ?")
+                .param(Tokens.sha256(token))
+                .query((rs, n) -> new Caller(rs.getString(1), Role.valueOf(rs.getString(2))))
+                .optional();
+    }
+
+    public boolean exists(String id) {
+        return jdbc.sql("select count(*) from rz_account where id = ?").param(id).query(Integer.class).single() > 0;
+    }
+
+    private String issueToken(String accountId, Role role) {
+        String token = Tokens.newSecret("rz_");
+        jdbc.sql("insert into rz_api_token(token_hash, account_id, role, created_at) values (?, ?, ?, ?)")
+                .params(Tokens.sha256(token), accountId, role.name(), now())
+                .update();
+        return token;
+    }
+
+    private static java.sql.Timestamp now() {
+        return java.sql.Timestamp.from(Instant.now());
+    }
+}

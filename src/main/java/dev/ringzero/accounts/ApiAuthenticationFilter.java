@@ -1,0 +1,107 @@
+package dev.ringzero.accounts;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Optional;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ringzero.accounts.Caller.Role;
+import dev.ringzero.web.ApiProblem;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * The one door to {@code /api/**}: admin routes take HTTP Basic of a Camunda administrator,
+ * every other route a Bearer token. The resolved {@link Caller} rides on the request; a
+ * gateway service token may call event admission and nothing else. Bodies over the API
+ * limit are refused before anything reads them.
+ */
+public class ApiAuthenticationFilter extends OncePerRequestFilter {
+
+    public static final String CALLER = ApiAuthenticationFilter.class.getName() + ".caller";
+    static final String EVENTS_ROUTE = "/api/v1/gadgets/events";
+
+    private final AccountService accounts;
+    private final CamundaIdentity camunda;
+    private final ObjectMapper json;
+    private final long maxBodyBytes;
+
+    public ApiAuthenticationFilter(AccountService accounts, CamundaIdentity camunda, ObjectMapper json,
+            long maxBodyBytes) {
+        this.accounts = accounts;
+        this.camunda = camunda;
+        this.json = json;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        if (request.getContentLengthLong() > maxBodyBytes) {
+            reject(response, new ApiProblem(HttpStatus.PAYLOAD_TOO_LARGE, "payload-too-large",
+                    "request body exceeds " + maxBodyBytes + " bytes"));
+            return;
+        }
+        String path = request.getRequestURI().substring(request.getContextPath().length());
+        String header = Optional.ofNullable(request.getHeader("Authorization")).orElse("");
+        Optional<Caller> caller = path.startsWith("/api/v1/admin/") ? admin(header) : bearer(header);
+        if (caller.isEmpty()) {
+            response.setHeader("WWW-Authenticate", path.startsWith("/api/v1/admin/")
+                    ? "Basic realm=\"ringzero\"" : "Bearer realm=\"ringzero\"");
+            reject(response, new ApiProblem(HttpStatus.UNAUTHORIZED, "unauthorized",
+                    "a valid credential is required"));
+            return;
+        }
+        boolean eventsRoute = path.equals(EVENTS_ROUTE) && "POST".equals(request.getMethod());
+        if (caller.get().isGateway() != eventsRoute) {
+            reject(response, new ApiProblem(HttpStatus.FORBIDDEN, "forbidden",
+                    caller.get().isGateway() ? "a gateway credential may only admit events"
+                            : "only a gateway service credential may admit events here"));
+            return;
+        }
+        request.setAttribute(CALLER, caller.get());
+        chain.doFilter(request, response);
+    }
+
+    private Optional<Caller> bearer(String header) {
+        if (!header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return Optional.empty();
+        }
+        return accounts.authenticate(header.substring(7).trim());
+    }
+
+    private Optional<Caller> admin(String header) {
+        if (!header.regionMatches(true, 0, "Basic ", 0, 6)) {
+            return Optional.empty();
+        }
+        String decoded;
+        try {
+            decoded = new String(Base64.getDecoder().decode(header.substring(6).trim()), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+        int colon = decoded.indexOf(':');
+        if (colon <= 0) {
+            return Optional.empty();
+        }
+        String user = decoded.substring(0, colon);
+        String password = decoded.substring(colon + 1);
+        if (camunda.checkPassword(user, password)
+                && camunda.isMember(user, org.camunda.bpm.engine.authorization.Groups.CAMUNDA_ADMIN)) {
+            return Optional.of(new Caller(user, Role.ADMIN));
+        }
+        return Optional.empty();
+    }
+
+    private void reject(HttpServletResponse response, ApiProblem problem) throws IOException {
+        response.setStatus(problem.status().value());
+        response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+        json.writeValue(response.getOutputStream(), problem.toProblemDetail());
+    }
+}

@@ -1,0 +1,111 @@
+package dev.ringzero.accounts;
+
+import org.camunda.bpm.engine.AuthorizationService;
+import org.camunda.bpm.engine.IdentityService;
+import org.camunda.bpm.engine.authorization.Authorization;
+import org.camunda.bpm.engine.authorization.Groups;
+import org.camunda.bpm.engine.authorization.Permission;
+import org.camunda.bpm.engine.authorization.Permissions;
+import org.camunda.bpm.engine.authorization.Resource;
+import org.camunda.bpm.engine.authorization.Resources;
+import org.camunda.bpm.engine.identity.Group;
+import org.camunda.bpm.engine.identity.User;
+import org.springframework.stereotype.Component;
+
+/**
+ * Mirrors RingZero accounts into Camunda's identity service so the same id and password log
+ * in to Tasklist and Cockpit, and sets the authorizations that make each person see only
+ * what is theirs. Camunda's authorization checks apply to the webapps and the engine REST
+ * API; the platform's own service calls run unauthenticated and enforce ownership itself.
+ */
+@Component
+public class CamundaIdentity {
+
+    public static final String OWNERS = "ringzero-owners";
+    public static final String ANALYSTS = "analysts";
+
+    private final IdentityService identity;
+    private final AuthorizationService authorizations;
+
+    CamundaIdentity(IdentityService identity, AuthorizationService authorizations) {
+        this.identity = identity;
+        this.authorizations = authorizations;
+    }
+
+    public boolean userExists(String id) {
+        return identity.createUserQuery().userId(id).count() > 0;
+    }
+
+    public boolean checkPassword(String id, String password) {
+        return identity.checkPassword(id, password);
+    }
+
+    public boolean isMember(String userId, String groupId) {
+        return identity.createGroupQuery().groupMember(userId).groupId(groupId).count() > 0;
+    }
+
+    public void createUser(String id, String password, String displayName, String groupId) {
+        User user = identity.newUser(id);
+        user.setFirstName(displayName);
+        user.setLastName("");
+        user.setPassword(password);
+        identity.saveUser(user);
+        identity.createMembership(id, groupId);
+    }
+
+    /** Groups and their standing grants; idempotent, run at every start. */
+    public void ensureGroups() {
+        ensureGroup(Groups.CAMUNDA_ADMIN, "RingZero administrators", Groups.GROUP_TYPE_SYSTEM);
+        for (Resource resource : Resources.values()) {
+            grantGroup(Groups.CAMUNDA_ADMIN, resource, Authorization.ANY, Permissions.ALL);
+        }
+        ensureGroup(OWNERS, "Gadget owners", Groups.GROUP_TYPE_WORKFLOW);
+        grantGroup(OWNERS, Resources.APPLICATION, "tasklist", Permissions.ACCESS);
+        grantGroup(OWNERS, Resources.APPLICATION, "cockpit", Permissions.ACCESS);
+        // Owners see the models; instances only where a per-instance grant names them.
+        grantGroup(OWNERS, Resources.PROCESS_DEFINITION, Authorization.ANY, Permissions.READ);
+        grantGroup(OWNERS, Resources.FILTER, Authorization.ANY, Permissions.READ);
+
+        ensureGroup(ANALYSTS, "Run history analysts", Groups.GROUP_TYPE_WORKFLOW);
+        grantGroup(ANALYSTS, Resources.APPLICATION, "cockpit", Permissions.ACCESS);
+        grantGroup(ANALYSTS, Resources.PROCESS_DEFINITION, Authorization.ANY, Permissions.READ,
+                Permissions.READ_HISTORY, Permissions.READ_INSTANCE);
+        grantGroup(ANALYSTS, Resources.PROCESS_INSTANCE, Authorization.ANY, Permissions.READ);
+        grantGroup(ANALYSTS, Resources.DEPLOYMENT, Authorization.ANY, Permissions.READ);
+    }
+
+    /** Lets an owner read one process instance (Cockpit) that runs on their behalf. */
+    public void grantInstance(String userId, String processInstanceId) {
+        Authorization auth = authorizations.createNewAuthorization(Authorization.AUTH_TYPE_GRANT);
+        auth.setUserId(userId);
+        auth.setResource(Resources.PROCESS_INSTANCE);
+        auth.setResourceId(processInstanceId);
+        auth.addPermission(Permissions.READ);
+        authorizations.saveAuthorization(auth);
+    }
+
+    private void ensureGroup(String id, String name, String type) {
+        if (identity.createGroupQuery().groupId(id).count() == 0) {
+            Group group = identity.newGroup(id);
+            group.setName(name);
+            group.setType(type);
+            identity.saveGroup(group);
+        }
+    }
+
+    private void grantGroup(String groupId, Resource resource, String resourceId, Permission... permissions) {
+        boolean present = authorizations.createAuthorizationQuery().groupIdIn(groupId)
+                .resourceType(resource).resourceId(resourceId).count() > 0;
+        if (present) {
+            return;
+        }
+        Authorization auth = authorizations.createNewAuthorization(Authorization.AUTH_TYPE_GRANT);
+        auth.setGroupId(groupId);
+        auth.setResource(resource);
+        auth.setResourceId(resourceId);
+        for (Permission permission : permissions) {
+            auth.addPermission(permission);
+        }
+        authorizations.saveAuthorization(auth);
+    }
+}

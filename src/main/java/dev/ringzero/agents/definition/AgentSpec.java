@@ -1,0 +1,263 @@
+package dev.ringzero.agents.definition;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A parsed v1 gadget-agent definition with every default filled in: what a revision stores and what
+ * the executors read. {@link #from} expects JSON that already passed {@link AgentSchema}; use
+ * {@link DefinitionValidator} on anything an author sent.
+ *
+ * @param maxParallel  how many runs may overlap; always 1 unless {@code concurrency} is parallel
+ * @param state        the initial state document (an object, empty if none was given)
+ */
+public record AgentSpec(
+        String name,
+        String description,
+        List<String> gadgets,
+        Kind kind,
+        List<Trigger> triggers,
+        List<Action> actions,
+        String instructions,
+        Allow allow,
+        Budget budget,
+        Concurrency concurrency,
+        int maxParallel,
+        boolean enabled,
+        ObjectNode state,
+        boolean wakeOnResolve) {
+
+    public static final String API_VERSION = "ringzero/v1";
+
+    /** Overlapping runs allowed when a parallel definition does not say. */
+    public static final int DEFAULT_MAX_PARALLEL = 4;
+
+    public AgentSpec {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(kind, "kind");
+        description = description == null ? "" : description;
+        gadgets = List.copyOf(gadgets);
+        triggers = List.copyOf(triggers);
+        actions = actions == null ? List.of() : List.copyOf(actions);
+        instructions = instructions == null ? "" : instructions;
+        allow = allow == null ? Allow.NONE : allow;
+        budget = budget == null ? Budget.DEFAULT : budget;
+        concurrency = concurrency == null ? Concurrency.SINGLE : concurrency;
+        if (concurrency != Concurrency.PARALLEL) {
+            maxParallel = 1;
+        } else if (maxParallel <= 0) {
+            maxParallel = DEFAULT_MAX_PARALLEL;
+        }
+        state = state == null ? SpecJson.MAPPER.createObjectNode() : state.deepCopy();
+    }
+
+    /** A copy: the record must not change behind a stored revision's back. */
+    @Override
+    public ObjectNode state() {
+        return state.deepCopy();
+    }
+
+    /** Parses a definition that passed the schema; throws {@link IllegalArgumentException} on a wrong shape. */
+    public static AgentSpec from(JsonNode json) {
+        if (json == null || !json.isObject()) {
+            throw new IllegalArgumentException("a definition must be a JSON object");
+        }
+        String apiVersion = SpecJson.requiredText(json, "apiVersion");
+        if (!API_VERSION.equals(apiVersion)) {
+            throw new IllegalArgumentException("unsupported apiVersion '" + apiVersion + "'");
+        }
+        List<Trigger> triggers = new ArrayList<>();
+        json.path("triggers").forEach(trigger -> triggers.add(Trigger.from(trigger)));
+        List<Action> actions = new ArrayList<>();
+        json.path("actions").forEach(action -> actions.add(Action.from(action)));
+        JsonNode state = json.get("state");
+        return new AgentSpec(
+                SpecJson.requiredText(json, "name"),
+                SpecJson.optionalText(json, "description", ""),
+                SpecJson.textList(json, "gadgets"),
+                Kind.fromJson(SpecJson.requiredText(json, "kind")),
+                triggers,
+                actions,
+                SpecJson.optionalText(json, "instructions", ""),
+                json.has("allow") ? Allow.from(json.get("allow")) : Allow.NONE,
+                json.has("budget") ? Budget.from(json.get("budget")) : Budget.DEFAULT,
+                json.has("concurrency")
+                        ? Concurrency.fromJson(SpecJson.requiredText(json, "concurrency"))
+                        : Concurrency.SINGLE,
+                SpecJson.optionalInt(json, "maxParallel", 0),
+                SpecJson.optionalBoolean(json, "enabled", true),
+                state != null && state.isObject() ? (ObjectNode) state : null,
+                SpecJson.optionalBoolean(json, "wakeOnResolve", false));
+    }
+
+    /** The definition with all defaults spelled out; {@code from(toJson())} equals this spec. */
+    public ObjectNode toJson() {
+        ObjectNode json = SpecJson.MAPPER.createObjectNode();
+        json.put("apiVersion", API_VERSION);
+        json.put("name", name);
+        if (!description.isEmpty()) {
+            json.put("description", description);
+        }
+        json.set("gadgets", SpecJson.textArray(gadgets));
+        json.put("kind", kind.json());
+        ArrayNode triggerArray = json.putArray("triggers");
+        triggers.forEach(trigger -> triggerArray.add(trigger.toJson()));
+        ArrayNode actionArray = json.putArray("actions");
+        actions.forEach(action -> actionArray.add(action.toJson()));
+        if (!instructions.isEmpty()) {
+            json.put("instructions", instructions);
+        }
+        json.set("allow", allow.toJson());
+        json.set("budget", budget.toJson());
+        json.put("concurrency", concurrency.json());
+        if (concurrency == Concurrency.PARALLEL) {
+            json.put("maxParallel", maxParallel);
+        }
+        json.put("enabled", enabled);
+        if (!state.isEmpty()) {
+            json.set("state", state.deepCopy());
+        }
+        json.put("wakeOnResolve", wakeOnResolve);
+        return json;
+    }
+
+    /** {@code rules} runs its actions as written; {@code llm} lets a model choose within {@code allow}. */
+    public enum Kind {
+        RULES, LLM;
+
+        public String json() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        public static Kind fromJson(String value) {
+            for (Kind kind : values()) {
+                if (kind.json().equals(value)) {
+                    return kind;
+                }
+            }
+            throw new IllegalArgumentException("unknown kind '" + value + "'");
+        }
+    }
+
+    /** What happens to a trigger that arrives while a run is going. */
+    public enum Concurrency {
+        /** Drop the new trigger. */
+        SINGLE,
+        /** Run it after the current run. */
+        QUEUED,
+        /** Cancel the current run and start anew. */
+        RESTART,
+        /** Run alongside, up to {@code maxParallel}. */
+        PARALLEL;
+
+        public String json() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        public static Concurrency fromJson(String value) {
+            for (Concurrency concurrency : values()) {
+                if (concurrency.json().equals(value)) {
+                    return concurrency;
+                }
+            }
+            throw new IllegalArgumentException("unknown concurrency '" + value + "'");
+        }
+    }
+
+    /**
+     * One command a rules agent sends. String values in {@code params} may hold templates
+     * ({@link Templates}); {@code params} is deeply unmodifiable plain JSON (Map, List, String,
+     * Number, Boolean, null).
+     */
+    public record Action(String gadget, String command, Map<String, Object> params) {
+        public Action {
+            Objects.requireNonNull(gadget, "gadget");
+            Objects.requireNonNull(command, "command");
+            params = SpecJson.freezeMap(params);
+        }
+
+        @SuppressWarnings("unchecked")
+        static Action from(JsonNode node) {
+            JsonNode params = node.get("params");
+            return new Action(
+                    SpecJson.requiredText(node, "gadget"),
+                    SpecJson.requiredText(node, "command"),
+                    params != null && params.isObject() ? (Map<String, Object>) SpecJson.toPlain(params) : Map.of());
+        }
+
+        ObjectNode toJson() {
+            ObjectNode json = SpecJson.MAPPER.createObjectNode().put("gadget", gadget).put("command", command);
+            if (!params.isEmpty()) {
+                json.set("params", SpecJson.MAPPER.valueToTree(params));
+            }
+            return json;
+        }
+    }
+
+    /**
+     * What the agent may do. A command outside {@code commands} is never sent, whatever the actions or
+     * a model say; {@code physical} must be granted for anything that moves.
+     */
+    public record Allow(List<String> commands, List<String> tools, List<String> intents, boolean physical) {
+
+        public static final Allow NONE = new Allow(List.of(), List.of(), List.of(), false);
+
+        public Allow {
+            commands = commands == null ? List.of() : List.copyOf(commands);
+            tools = tools == null ? List.of() : List.copyOf(tools);
+            intents = intents == null ? List.of() : List.copyOf(intents);
+        }
+
+        public boolean permitsCommand(String command) {
+            return commands.contains(command);
+        }
+
+        static Allow from(JsonNode node) {
+            return new Allow(
+                    SpecJson.textList(node, "commands"),
+                    SpecJson.textList(node, "tools"),
+                    SpecJson.textList(node, "intents"),
+                    SpecJson.optionalBoolean(node, "physical", false));
+        }
+
+        ObjectNode toJson() {
+            ObjectNode json = SpecJson.MAPPER.createObjectNode();
+            json.set("commands", SpecJson.textArray(commands));
+            json.set("tools", SpecJson.textArray(tools));
+            json.set("intents", SpecJson.textArray(intents));
+            json.put("physical", physical);
+            return json;
+        }
+    }
+
+    /** Per-agent ceilings the kernel enforces; each must lie within {@link DefinitionLimits}. */
+    public record Budget(
+            int runsPerHour, int cooldownSeconds, int maxRunSeconds, int toolCallsPerRun, int tokensPerRun) {
+
+        public static final Budget DEFAULT = new Budget(60, 0, 30, 8, 4000);
+
+        static Budget from(JsonNode node) {
+            return new Budget(
+                    SpecJson.optionalInt(node, "runsPerHour", DEFAULT.runsPerHour),
+                    SpecJson.optionalInt(node, "cooldownSeconds", DEFAULT.cooldownSeconds),
+                    SpecJson.optionalInt(node, "maxRunSeconds", DEFAULT.maxRunSeconds),
+                    SpecJson.optionalInt(node, "toolCallsPerRun", DEFAULT.toolCallsPerRun),
+                    SpecJson.optionalInt(node, "tokensPerRun", DEFAULT.tokensPerRun));
+        }
+
+        ObjectNode toJson() {
+            return SpecJson.MAPPER.createObjectNode()
+                    .put("runsPerHour", runsPerHour)
+                    .put("cooldownSeconds", cooldownSeconds)
+                    .put("maxRunSeconds", maxRunSeconds)
+                    .put("toolCallsPerRun", toolCallsPerRun)
+                    .put("tokensPerRun", tokensPerRun);
+        }
+    }
+}

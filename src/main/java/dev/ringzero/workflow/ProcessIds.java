@@ -1,0 +1,15 @@
+package dev.ringzero.workflow;
+
+/** Process definition keys, message names and variable names shared by models and code. */
+public final class ProcessIds {
+
+    public static final String GATE = "gate";
+
+    public static final String VAR_GATE_ID = "gateId";
+    public static final String VAR_OWNER_ID = "ownerId";
+    public static final String VAR_DECISION = "decision";
+    public static final String VAR_NOTE = "note";
+
+    private ProcessIds() {
+    }
+}

@@ -1,0 +1,30 @@
+package dev.ringzero.support;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * Base of every integration test: the whole platform on its production shape (PostgreSQL +
+ * Mosquitto), one Spring context shared by all subclasses. Subclasses must not add context
+ * configuration of their own, so the context is started once per test run.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@ActiveProfiles({"postgres", "mosquitto"})
+public abstract class PlatformTest {
+
+    public static final String ADMIN_PASSWORD = "admin-test-password";
+
+    @DynamicPropertySource
+    static void realServices(DynamicPropertyRegistry registry) {
+        RealServices.start();
+        registry.add("spring.datasource.url", RealServices::jdbcUrl);
+        registry.add("spring.datasource.username", RealServices::jdbcUser);
+        registry.add("spring.datasource.password", () -> "");
+        registry.add("ringzero.mqtt.port", RealServices::mqttPort);
+        registry.add("ringzero.mqtt.service-password", () -> RealServices.MQTT_SERVICE_PASSWORD);
+        registry.add("RINGZERO_ADMIN_PASSWORD", () -> ADMIN_PASSWORD);
+        registry.add("camunda.bpm.job-execution.wait-time-in-millis", () -> 200);
+    }
+}
