@@ -24,7 +24,7 @@ import org.springframework.transaction.annotation.Transactional;
  * BPMN process {@code gate} carries the waiting; this class holds the decisions.
  */
 @Service
-public class GateService {
+public class GateService implements dev.ringzero.agents.runs.GateDesk {
 
     private static final Logger log = LoggerFactory.getLogger(GateService.class);
 
@@ -61,6 +61,18 @@ public class GateService {
         String instanceId = process.start(gate, readable(gate));
         store.attachProcess(gate.id(), instanceId);
         return store.find(gate.id()).orElseThrow();
+    }
+
+    @Override
+    @Transactional
+    public String fileForRun(String ownerId, String agentId, String runId, String gadgetId, String command,
+            java.util.Map<String, Object> params, String ruleId) {
+        com.fasterxml.jackson.databind.node.ObjectNode payload = canonicalJson.createObjectNode();
+        payload.put("gadget", gadgetId);
+        payload.put("command", command);
+        payload.set("params", canonicalJson.valueToTree(params));
+        return file(new Filing(ownerId, agentId, runId, command, gadgetId, payload,
+                "agent run " + runId + (ruleId == null ? " (default: gate)" : " (trust rule " + ruleId + ")"))).id();
     }
 
     public Gate get(String ownerId, String gateId) {

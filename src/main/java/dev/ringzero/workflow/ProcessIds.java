@@ -4,6 +4,13 @@ package dev.ringzero.workflow;
 public final class ProcessIds {
 
     public static final String GATE = "gate";
+    public static final String AGENT_RUN = "agent-run";
+    public static final String AGENT_SCHEDULE = "agent-schedule";
+
+    public static final String MESSAGE_LINK_RESULT = "linkResult";
+    public static final String MESSAGE_AGENT_TURN = "agentTurn";
+
+    public static final String VAR_RUN_ID = "runId";
 
     public static final String VAR_GATE_ID = "gateId";
     public static final String VAR_OWNER_ID = "ownerId";

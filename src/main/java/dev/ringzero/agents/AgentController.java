@@ -1,0 +1,105 @@
+package dev.ringzero.agents;
+
+import java.time.Instant;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ringzero.accounts.Caller;
+import dev.ringzero.agents.definition.AgentSchema;
+import dev.ringzero.agents.definition.PlatformCatalogue;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@Tag(name = "gadget-agents", description = "ring 1 definitions: create, revise, enable, inspect")
+class AgentController {
+
+    private final AgentService agents;
+    private final ObjectMapper json;
+
+    AgentController(AgentService agents, ObjectMapper json) {
+        this.agents = agents;
+        this.json = json;
+    }
+
+    /** An agent as its owner reads it: the current spec and revision, switch and state. */
+    record AgentView(String id, String name, String kind, int revision, boolean enabled, JsonNode spec,
+            JsonNode state, int stateVersion, Instant createdAt, Instant updatedAt) {
+    }
+
+    @PostMapping("/api/v1/gadget-agents")
+    @ResponseStatus(HttpStatus.CREATED)
+    @Operation(summary = "Create a gadget agent from a validated v1 definition")
+    AgentView create(Caller caller, @RequestBody JsonNode body) {
+        return view(agents.create(caller.accountId(), body));
+    }
+
+    @GetMapping("/api/v1/gadget-agents")
+    List<AgentView> list(Caller caller) {
+        return agents.list(caller.accountId()).stream().map(this::view).toList();
+    }
+
+    @GetMapping("/api/v1/gadget-agents/{id}")
+    AgentView get(Caller caller, @PathVariable String id) {
+        return view(agents.current(caller.accountId(), id));
+    }
+
+    @PutMapping("/api/v1/gadget-agents/{id}")
+    @Operation(summary = "Revise: a new immutable revision becomes current; work of the old one is fenced")
+    AgentView revise(Caller caller, @PathVariable String id, @RequestBody JsonNode body) {
+        return view(agents.revise(caller.accountId(), id, body));
+    }
+
+    @DeleteMapping("/api/v1/gadget-agents/{id}")
+    @ResponseStatus(HttpStatus.NO_CONTENT)
+    @Operation(summary = "Remove from service; history stays for Cockpit and the run list")
+    void delete(Caller caller, @PathVariable String id) {
+        agents.delete(caller.accountId(), id);
+    }
+
+    @PostMapping("/api/v1/gadget-agents/{id}/enable")
+    AgentView enable(Caller caller, @PathVariable String id) {
+        return view(agents.setEnabled(caller.accountId(), id, true));
+    }
+
+    @PostMapping("/api/v1/gadget-agents/{id}/disable")
+    @Operation(summary = "Disable: no new runs, and queued work of this agent is fenced")
+    AgentView disable(Caller caller, @PathVariable String id) {
+        return view(agents.setEnabled(caller.accountId(), id, false));
+    }
+
+    @GetMapping("/api/v1/schemas/gadget-agent")
+    @Operation(summary = "The v1 definition's JSON Schema")
+    JsonNode schema() {
+        return AgentSchema.document();
+    }
+
+    @GetMapping("/api/v1/catalogue")
+    @Operation(summary = "Platform tools and intents an agent may be granted")
+    PlatformCatalogue.Catalogue catalogue() {
+        return PlatformCatalogue.catalogue();
+    }
+
+    private AgentView view(AgentService.CurrentAgent current) {
+        AgentStore.Agent agent = current.agent();
+        JsonNode state;
+        try {
+            state = json.readTree(agent.state());
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            state = json.nullNode();
+        }
+        return new AgentView(agent.id(), agent.name(), current.spec().kind().json(), agent.currentRevision(),
+                agent.enabled(), current.spec().toJson(), state, agent.stateVersion(), agent.createdAt(),
+                agent.updatedAt());
+    }
+}

@@ -1,0 +1,122 @@
+package dev.ringzero.agents;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import dev.ringzero.agents.definition.AgentSpec;
+import dev.ringzero.agents.definition.Trigger;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/** Agents, their immutable revisions, state, and the router's index of event triggers. */
+@Repository
+public class AgentStore {
+
+    /** One agent as stored: its current revision's spec is read separately. */
+    public record Agent(String id, String ownerId, String name, int currentRevision, boolean enabled, boolean deleted,
+            String state, int stateVersion, Instant createdAt, Instant updatedAt) {
+    }
+
+    private static final String COLUMNS = "id, owner_id, name, current_revision, enabled, deleted, state, "
+            + "state_version, created_at, updated_at";
+
+    private final JdbcClient jdbc;
+
+    AgentStore(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    void insert(String id, String ownerId, AgentSpec spec, String specJson, Instant at) {
+        jdbc.sql("insert into rz_agent(" + COLUMNS + ") values (?, ?, ?, 1, ?, false, ?, 0, ?, ?)")
+                .params(id, ownerId, spec.name(), spec.enabled(), spec.state().toString(), ts(at), ts(at)).update();
+        insertRevision(id, 1, specJson, at);
+        indexTriggers(id, spec);
+    }
+
+    /** Adds revision {@code expected + 1} and makes it current; false if someone revised meanwhile. */
+    boolean revise(String id, int expected, AgentSpec spec, String specJson, Instant at) {
+        int updated = jdbc.sql("update rz_agent set current_revision = ?, name = ?, enabled = ?, updated_at = ? "
+                        + "where id = ? and current_revision = ? and not deleted")
+                .params(expected + 1, spec.name(), spec.enabled(), ts(at), id, expected).update();
+        if (updated == 0) {
+            return false;
+        }
+        insertRevision(id, expected + 1, specJson, at);
+        indexTriggers(id, spec);
+        return true;
+    }
+
+    boolean setEnabled(String id, boolean enabled, Instant at) {
+        return jdbc.sql("update rz_agent set enabled = ?, updated_at = ? where id = ? and not deleted")
+                .params(enabled, ts(at), id).update() == 1;
+    }
+
+    boolean delete(String id, Instant at) {
+        jdbc.sql("delete from rz_agent_trigger where agent_id = ?").param(id).update();
+        return jdbc.sql("update rz_agent set deleted = true, enabled = false, updated_at = ? where id = ? "
+                + "and not deleted").params(ts(at), id).update() == 1;
+    }
+
+    public Optional<Agent> find(String id) {
+        return jdbc.sql("select " + COLUMNS + " from rz_agent where id = ?").param(id).query(AgentStore::map)
+                .optional();
+    }
+
+    public Optional<Agent> findOwned(String ownerId, String id) {
+        return find(id).filter(agent -> agent.ownerId().equals(ownerId) && !agent.deleted());
+    }
+
+    public List<Agent> list(String ownerId) {
+        return jdbc.sql("select " + COLUMNS + " from rz_agent where owner_id = ? and not deleted order by created_at")
+                .param(ownerId).query(AgentStore::map).list();
+    }
+
+    public Optional<String> spec(String id, int revision) {
+        return jdbc.sql("select spec from rz_agent_revision where agent_id = ? and revision = ?")
+                .params(id, revision).query(String.class).optional();
+    }
+
+    /** Enabled agents whose current revision has a gadget.event trigger for this gadget and event. */
+    public List<String> agentsListening(String gadgetId, String event) {
+        return jdbc.sql("select distinct t.agent_id from rz_agent_trigger t join rz_agent a on a.id = t.agent_id "
+                        + "where t.gadget_id = ? and t.event = ? and not a.deleted")
+                .params(gadgetId, event).query(String.class).list();
+    }
+
+    /** Writes state only if nobody wrote since {@code expectedVersion} (overlapping runs cannot clobber). */
+    public boolean writeState(String id, int expectedVersion, String state) {
+        return jdbc.sql("update rz_agent set state = ?, state_version = state_version + 1 where id = ? "
+                + "and state_version = ?").params(state, id, expectedVersion).update() == 1;
+    }
+
+    private void insertRevision(String id, int revision, String specJson, Instant at) {
+        jdbc.sql("insert into rz_agent_revision(agent_id, revision, spec, created_at) values (?, ?, ?, ?)")
+                .params(id, revision, specJson, ts(at)).update();
+    }
+
+    private void indexTriggers(String id, AgentSpec spec) {
+        jdbc.sql("delete from rz_agent_trigger where agent_id = ?").param(id).update();
+        List<Trigger> triggers = spec.triggers();
+        for (int i = 0; i < triggers.size(); i++) {
+            if (triggers.get(i) instanceof Trigger.GadgetEventTrigger event) {
+                jdbc.sql("insert into rz_agent_trigger(agent_id, trigger_index, gadget_id, event) values (?, ?, ?, ?)")
+                        .params(id, i, event.gadget(), event.event()).update();
+            }
+        }
+    }
+
+    private static Agent map(ResultSet rs, int n) throws SQLException {
+        return new Agent(rs.getString("id"), rs.getString("owner_id"), rs.getString("name"),
+                rs.getInt("current_revision"), rs.getBoolean("enabled"), rs.getBoolean("deleted"),
+                rs.getString("state"), rs.getInt("state_version"), rs.getTimestamp("created_at").toInstant(),
+                rs.getTimestamp("updated_at").toInstant());
+    }
+
+    private static Timestamp ts(Instant instant) {
+        return Timestamp.from(instant);
+    }
+}

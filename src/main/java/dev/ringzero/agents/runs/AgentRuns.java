@@ -1,0 +1,283 @@
+package dev.ringzero.agents.runs;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ringzero.agents.AgentService;
+import dev.ringzero.agents.AgentStore;
+import dev.ringzero.agents.definition.AgentSpec;
+import dev.ringzero.agents.definition.Templates;
+import dev.ringzero.gateway.Dispatcher;
+import dev.ringzero.gateway.Outcome;
+import dev.ringzero.kernel.ActionRequest;
+import dev.ringzero.kernel.Budget;
+import dev.ringzero.kernel.DenyReason;
+import dev.ringzero.kernel.PolicyKernel;
+import dev.ringzero.kernel.Priority;
+import dev.ringzero.kernel.Subject;
+import dev.ringzero.kernel.Verdict;
+import org.springframework.stereotype.Service;
+
+/**
+ * What an agent run does at each step of {@code processes/agent-run.bpmn}: admission (kernel
+ * standing and budgets, then the concurrency mode), rendering actions, dispatching each through
+ * the kernel, settling outcomes, and finishing with a status. The process carries the waiting;
+ * this class holds the decisions and the records.
+ */
+@Service
+public class AgentRuns {
+
+    /** Admission's answer: the status to go on with, and whether queued runs must be cancelled. */
+    public record Admission(RunStatus status, String reason, List<String> cancelRuns) {
+    }
+
+    /** What dispatching one action did: sent (wait for the answer until {@code timeout}) or settled now. */
+    public record DispatchStep(boolean sent, String invocationId, Duration timeout) {
+    }
+
+    private final RunStore runs;
+    private final AgentStore agentStore;
+    private final AgentService agents;
+    private final PolicyKernel kernel;
+    private final Dispatcher dispatcher;
+    private final GateDesk gates;
+    private final ObjectMapper json;
+    private final Clock clock;
+
+    AgentRuns(RunStore runs, AgentStore agentStore, AgentService agents, PolicyKernel kernel, Dispatcher dispatcher,
+            GateDesk gates, ObjectMapper json, Clock clock) {
+        this.gates = gates;
+        this.runs = runs;
+        this.agentStore = agentStore;
+        this.agents = agents;
+        this.kernel = kernel;
+        this.dispatcher = dispatcher;
+        this.json = json;
+        this.clock = clock;
+    }
+
+    /**
+     * Decides whether the run may start. Holds the agent's row lock until the transaction ends, so
+     * concurrent triggers are admitted one at a time against the same durable counters.
+     */
+    public Admission admit(RunRequest request) {
+        Instant now = clock.instant();
+        runs.lockAgent(request.agentId());
+        AgentSpec spec = agents.spec(request.agentId(), request.revision());
+        Subject.AgentRun subject = subject(request);
+        Verdict verdict = kernel.admitRun(subject, budget(spec), runs.usage(request.agentId(), now),
+                request.proactive(), now);
+        Admission admission = concurrency(verdict, spec, request);
+        boolean counted = admission.status() == RunStatus.ADMITTED || admission.status() == RunStatus.QUEUED;
+        boolean ended = !counted;
+        runs.insert(new RunStore.Run(request.runId(), request.agentId(), request.ownerId(), request.revision(),
+                request.triggerKind(), request.triggerData(), request.eventId(), request.proactive(),
+                admission.status().wire(), admission.reason(), now, null, ended ? now : null), counted);
+        for (String cancelled : admission.cancelRuns()) {
+            runs.end(cancelled, RunStatus.DROPPED_CONCURRENCY.wire(), "restarted by run " + request.runId(), now);
+        }
+        if (!"invoke".equals(request.triggerKind())) {
+            runs.decide(UUID.randomUUID().toString(), request.agentId(), request.ownerId(), request.eventId(),
+                    request.triggerKind(), decisionReason(admission.status()), admission.reason(), request.runId(),
+                    now);
+        }
+        return admission;
+    }
+
+    private Admission concurrency(Verdict verdict, AgentSpec spec, RunRequest request) {
+        if (verdict instanceof Verdict.Deny deny) {
+            return new Admission(deny.reason().isFence() ? RunStatus.FENCED : RunStatus.DENIED, deny.reason().wire(),
+                    List.of());
+        }
+        if (verdict instanceof Verdict.OverBudget over) {
+            return new Admission(Budget.COOLDOWN_SECONDS.equals(over.budget()) ? RunStatus.COOLDOWN
+                    : RunStatus.RATE_LIMITED, over.budget() + (over.nextEligibleAt() == null ? ""
+                    : "; next eligible at " + over.nextEligibleAt()), List.of());
+        }
+        if (!(verdict instanceof Verdict.Allow)) {
+            return new Admission(RunStatus.DENIED, verdict.wire(), List.of());
+        }
+        List<RunStore.Run> active = runs.active(request.agentId());
+        return switch (spec.concurrency()) {
+            case SINGLE -> active.isEmpty() ? admitted()
+                    : new Admission(RunStatus.DROPPED_CONCURRENCY, "single: run " + active.get(0).id()
+                            + " is active", List.of());
+            case PARALLEL -> active.size() < spec.maxParallel() ? admitted()
+                    : new Admission(RunStatus.DROPPED_CONCURRENCY, "parallel: " + active.size() + " runs active",
+                            List.of());
+            case QUEUED -> active.isEmpty() ? admitted() : new Admission(RunStatus.QUEUED, null, List.of());
+            case RESTART -> new Admission(RunStatus.ADMITTED, null, active.stream().map(RunStore.Run::id).toList());
+        };
+    }
+
+    private static Admission admitted() {
+        return new Admission(RunStatus.ADMITTED, null, List.of());
+    }
+
+    /** The run's turn came (queued): it becomes admitted. */
+    public boolean takeTurn(String runId) {
+        return runs.transition(runId, RunStatus.QUEUED.wire(), RunStatus.ADMITTED.wire(), null, clock.instant());
+    }
+
+    /** Renders every action's parameters and records them; returns the action indexes to run. */
+    public List<Integer> prepare(String runId) {
+        RunStore.Run run = runs.find(runId).orElseThrow();
+        if (!runs.transition(runId, RunStatus.ADMITTED.wire(), RunStatus.RUNNING.wire(), null, clock.instant())) {
+            return List.of(); // cancelled or fenced before it started
+        }
+        AgentSpec spec = agents.spec(run.agentId(), run.revision());
+        Map<String, Object> context = templateContext(run);
+        List<Integer> indexes = new ArrayList<>();
+        for (int i = 0; i < spec.actions().size(); i++) {
+            AgentSpec.Action action = spec.actions().get(i);
+            Map<String, Object> params = Templates.renderParams(action.params(), context);
+            runs.insertAction(runId, i, action.gadget(), action.command(), write(params), clock.instant());
+            indexes.add(i);
+        }
+        return indexes;
+    }
+
+    /** Asks the kernel now and sends the action if allowed; otherwise settles it at once. */
+    public DispatchStep dispatch(String runId, int index) {
+        RunStore.Run run = runs.find(runId).orElseThrow();
+        RunStore.Action action = runs.actions(runId).get(index);
+        if (!RunStatus.RUNNING.wire().equals(run.status())) {
+            runs.actionEnded(runId, index, "deny", "denied", "run_" + run.status(), null, clock.instant());
+            return new DispatchStep(false, null, null);
+        }
+        ActionRequest request = new ActionRequest(subject(run), action.gadgetId(), action.command(),
+                read(action.params()), run.proactive() ? Priority.PROACTIVE : Priority.EXPLICIT, clock.instant());
+        Dispatcher.Dispatch dispatch = dispatcher.send(request, "run", runId);
+        if (dispatch instanceof Dispatcher.Sent sent) {
+            runs.actionSent(runId, index, sent.invocationId());
+            return new DispatchStep(true, sent.invocationId(), Duration.between(clock.instant(), sent.deadline()));
+        }
+        Dispatcher.NotSent notSent = (Dispatcher.NotSent) dispatch;
+        if (notSent.verdict() instanceof Verdict.Gate gate) {
+            String gateId = gates.fileForRun(run.ownerId(), run.agentId(), runId, action.gadgetId(), action.command(),
+                    request.params(), gate.ruleId());
+            runs.actionEnded(runId, index, "gate", "gated", null, write(Map.of("gate", gateId)), clock.instant());
+            return new DispatchStep(false, null, null);
+        }
+        Outcome outcome = notSent.outcome();
+        String code = outcome instanceof Outcome.Denied denied ? denied.reason() : outcome.status();
+        runs.actionEnded(runId, index, notSent.verdict().wire(), "denied", code, null, clock.instant());
+        if (notSent.verdict() instanceof Verdict.Deny deny && deny.reason().isFence()) {
+            runs.end(runId, RunStatus.FENCED.wire(), deny.reason().wire(), clock.instant());
+        }
+        return new DispatchStep(false, null, null);
+    }
+
+    /** Records the device's answer, or {@code unknown} when the deadline passed without one. */
+    public void settle(String runId, int index, String invocationId) {
+        Outcome outcome = dispatcher.expire(invocationId).orElseGet(() -> dispatcher.stored(invocationId));
+        String code = outcome instanceof Outcome.Failed failed ? failed.errorCode() : null;
+        String result = outcome instanceof Outcome.Completed completed ? String.valueOf(completed.payload())
+                : outcome instanceof Outcome.Accepted accepted ? String.valueOf(accepted.payload()) : null;
+        runs.actionEnded(runId, index, "allow", outcome.status(), code, result, clock.instant());
+    }
+
+    /** maxRunSeconds passed: the run ends failed; whatever was sent stays as the device answers it. */
+    public void timedOut(String runId) {
+        runs.end(runId, RunStatus.FAILED.wire(), "max_run_seconds", clock.instant());
+    }
+
+    /**
+     * Ends the run with a status from its actions' outcomes, and hands the turn to the oldest
+     * queued run of the agent, if any (returned, so the engine can wake it).
+     */
+    public Optional<String> finish(String runId) {
+        List<RunStore.Action> actions = runs.actions(runId);
+        // a gated action is not a failure: the run did its part, the gate carries the rest
+        long good = actions.stream().filter(a -> "completed".equals(a.outcome()) || "accepted".equals(a.outcome())
+                || "gated".equals(a.outcome())).count();
+        RunStatus status = actions.isEmpty() || good == actions.size() ? RunStatus.SUCCEEDED
+                : good == 0 ? RunStatus.FAILED : RunStatus.PARTIALLY_FAILED;
+        runs.end(runId, status.wire(), null, clock.instant());
+        RunStore.Run run = runs.find(runId).orElseThrow();
+        return runs.active(run.agentId()).stream().filter(next -> RunStatus.QUEUED.wire().equals(next.status()))
+                .map(RunStore.Run::id).findFirst();
+    }
+
+    /** Ends queued runs of an agent whose policy changed (disabled, revised, deleted). */
+    public List<String> fenceQueued(String agentId, String reason) {
+        List<String> fenced = new ArrayList<>();
+        for (RunStore.Run run : runs.active(agentId)) {
+            if (RunStatus.QUEUED.wire().equals(run.status())
+                    && runs.end(run.id(), RunStatus.FENCED.wire(), reason, clock.instant())) {
+                fenced.add(run.id());
+            }
+        }
+        return fenced;
+    }
+
+    /** The run's maxRunSeconds, for the timer on the actions. */
+    public Duration maxRun(String runId) {
+        RunStore.Run run = runs.find(runId).orElseThrow();
+        return Duration.ofSeconds(Math.max(1, agents.spec(run.agentId(), run.revision()).budget().maxRunSeconds()));
+    }
+
+    Map<String, Object> templateContext(RunStore.Run run) {
+        Map<String, Object> context = new HashMap<>();
+        Map<String, Object> trigger = run.triggerData() == null ? Map.of() : read(run.triggerData());
+        context.put("trigger", trigger);
+        context.put("event", trigger.getOrDefault("event", Map.of()));
+        context.put("run", Map.of("id", run.id(), "revision", run.revision(), "agent", run.agentId()));
+        context.put("gadget", trigger.getOrDefault("gadget", Map.of()));
+        context.put("state", agentStore.find(run.agentId()).map(agent -> read(agent.state())).orElse(Map.of()));
+        return context;
+    }
+
+    private static Subject.AgentRun subject(RunRequest request) {
+        return new Subject.AgentRun(request.ownerId(), request.agentId(), request.revision(), request.runId());
+    }
+
+    private static Subject.AgentRun subject(RunStore.Run run) {
+        return new Subject.AgentRun(run.ownerId(), run.agentId(), run.revision(), run.id());
+    }
+
+    private static Budget budget(AgentSpec spec) {
+        AgentSpec.Budget b = spec.budget();
+        return new Budget(Math.max(1, b.runsPerHour()), b.cooldownSeconds(), Math.max(1, b.maxRunSeconds()),
+                b.toolCallsPerRun(), b.tokensPerRun());
+    }
+
+    private static String decisionReason(RunStatus status) {
+        return switch (status) {
+            case ADMITTED, QUEUED -> "matched";
+            case RATE_LIMITED -> "over_budget";
+            case COOLDOWN -> "cooldown";
+            case FENCED -> "fenced";
+            case DROPPED_CONCURRENCY -> "dropped_concurrency";
+            case SKIPPED_OFFLINE -> "gadget_offline";
+            default -> status.wire();
+        };
+    }
+
+    private Map<String, Object> read(String text) {
+        try {
+            return json.readValue(text, new TypeReference<LinkedHashMap<String, Object>>() { });
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("stored JSON is always valid", e);
+        }
+    }
+
+    private String write(Object value) {
+        try {
+            return json.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

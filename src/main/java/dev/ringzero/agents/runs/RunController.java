@@ -1,0 +1,111 @@
+package dev.ringzero.agents.runs;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ringzero.accounts.Caller;
+import dev.ringzero.agents.AgentService;
+import dev.ringzero.web.ApiProblem;
+import dev.ringzero.workflow.RunLauncher;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import org.springframework.http.HttpStatus;
+import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@Tag(name = "runs", description = "explicit runs, run history and the decision ledger")
+class RunController {
+
+    private final AgentService agents;
+    private final RunStore runs;
+    private final RunLauncher launcher;
+    private final TransactionTemplate transactions;
+    private final ObjectMapper json;
+
+    RunController(AgentService agents, RunStore runs, RunLauncher launcher, TransactionTemplate transactions,
+            ObjectMapper json) {
+        this.agents = agents;
+        this.runs = runs;
+        this.launcher = launcher;
+        this.transactions = transactions;
+        this.json = json;
+    }
+
+    record RunStarted(String runId, String status, String reason) {
+    }
+
+    record RunView(String id, String agentId, int revision, String triggerKind, JsonNode trigger, String eventId,
+            boolean proactive, String status, String reason, Instant createdAt, Instant startedAt, Instant endedAt,
+            Long durationMs, List<ActionView> actions) {
+    }
+
+    record ActionView(int index, String gadget, String command, JsonNode params, String verdict, String outcome,
+            String errorCode, String invocationId, JsonNode result, Instant startedAt, Instant endedAt) {
+    }
+
+    @PostMapping("/api/v1/gadget-agents/{id}/runs")
+    @ResponseStatus(HttpStatus.ACCEPTED)
+    @Operation(summary = "Run it now: an explicit run (not blocked by proactive budgets); answers with the run id")
+    RunStarted runNow(Caller caller, @PathVariable String id, @RequestBody(required = false) JsonNode input) {
+        var current = agents.current(caller.accountId(), id);
+        String runId = UUID.randomUUID().toString();
+        String trigger = json.createObjectNode().put("kind", "invoke")
+                .set("input", input == null ? json.createObjectNode() : input).toString();
+        transactions.executeWithoutResult(status -> launcher.start(new RunRequest(runId, id, caller.accountId(),
+                current.agent().currentRevision(), "invoke", trigger, null, false)));
+        RunStore.Run run = runs.find(runId).orElseThrow();
+        return new RunStarted(runId, run.status(), run.reason());
+    }
+
+    @GetMapping("/api/v1/gadget-agents/{id}/runs")
+    List<RunView> history(Caller caller, @PathVariable String id, @RequestParam(defaultValue = "50") int limit) {
+        agents.current(caller.accountId(), id);
+        return runs.list(id, Math.max(1, Math.min(limit, 500))).stream().map(run -> view(run, false)).toList();
+    }
+
+    @GetMapping("/api/v1/runs/{runId}")
+    RunView run(Caller caller, @PathVariable String runId) {
+        return runs.find(runId).filter(run -> run.ownerId().equals(caller.accountId())).map(run -> view(run, true))
+                .orElseThrow(() -> ApiProblem.notFound("run"));
+    }
+
+    @GetMapping("/api/v1/gadget-agents/{id}/decisions")
+    @Operation(summary = "Why it did or did not run: every trigger evaluation with a reason code")
+    List<RunStore.Decision> decisions(Caller caller, @PathVariable String id,
+            @RequestParam(defaultValue = "100") int limit) {
+        agents.current(caller.accountId(), id);
+        return runs.decisions(id, Math.max(1, Math.min(limit, 1000)));
+    }
+
+    private RunView view(RunStore.Run run, boolean withActions) {
+        Long duration = run.startedAt() != null && run.endedAt() != null
+                ? Duration.between(run.startedAt(), run.endedAt()).toMillis() : null;
+        List<ActionView> actions = withActions ? runs.actions(run.id()).stream().map(action -> new ActionView(
+                action.index(), action.gadgetId(), action.command(), tree(action.params()), action.verdict(),
+                action.outcome(), action.errorCode(), action.invocationId(), tree(action.result()),
+                action.startedAt(), action.endedAt())).toList() : null;
+        return new RunView(run.id(), run.agentId(), run.revision(), run.triggerKind(), tree(run.triggerData()),
+                run.eventId(), run.proactive(), run.status(), run.reason(), run.createdAt(), run.startedAt(),
+                run.endedAt(), duration, actions);
+    }
+
+    private JsonNode tree(String text) {
+        try {
+            return text == null ? null : json.readTree(text);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return json.getNodeFactory().textNode(text);
+        }
+    }
+
+}

@@ -1,0 +1,24 @@
+package dev.ringzero.agents.runs;
+
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * A run's status (CONTRACTS.md §4): {@code admitted → running → succeeded | failed | partially_failed},
+ * or ended before running. {@code queued} is a run waiting for its turn under {@code concurrency: queued}.
+ */
+public enum RunStatus {
+    ADMITTED, QUEUED, RUNNING, SUCCEEDED, FAILED, PARTIALLY_FAILED,
+    RATE_LIMITED, COOLDOWN, FENCED, DENIED, SKIPPED_OFFLINE, DROPPED_CONCURRENCY;
+
+    /** Statuses of a run that holds a concurrency slot. */
+    public static final Set<String> ACTIVE = Set.of("admitted", "queued", "running");
+
+    public String wire() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    public static RunStatus fromWire(String value) {
+        return valueOf(value.toUpperCase(Locale.ROOT));
+    }
+}

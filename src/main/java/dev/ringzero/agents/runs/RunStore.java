@@ -1,0 +1,163 @@
+package dev.ringzero.agents.runs;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import dev.ringzero.kernel.BudgetUsage;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/** Runs, their actions, and the decision ledger. */
+@Repository
+public class RunStore {
+
+    /** One run as recorded. */
+    public record Run(String id, String agentId, String ownerId, int revision, String triggerKind, String triggerData,
+            String eventId, boolean proactive, String status, String reason, Instant createdAt, Instant startedAt,
+            Instant endedAt) {
+    }
+
+    /** One action of a run: what was asked, what the kernel said, what the device did. */
+    public record Action(int index, String gadgetId, String command, String params, String verdict, String outcome,
+            String errorCode, String invocationId, String result, Instant startedAt, Instant endedAt) {
+    }
+
+    /** One entry of the decision ledger. */
+    public record Decision(String id, String eventId, String triggerKind, String reason, String detail, String runId,
+            Instant decidedAt) {
+    }
+
+    private static final String RUN_COLUMNS = "id, agent_id, owner_id, revision, trigger_kind, trigger_data, event_id, "
+            + "proactive, status, reason, created_at, started_at, ended_at";
+
+    private final JdbcClient jdbc;
+
+    RunStore(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** Locks the agent's row for the rest of the transaction: admissions of one agent run one at a time. */
+    void lockAgent(String agentId) {
+        jdbc.sql("select id from rz_agent where id = ? for update").param(agentId).query(String.class).optional();
+    }
+
+    void insert(Run run, boolean counted) {
+        jdbc.sql("insert into rz_run(" + RUN_COLUMNS + ", counted) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                .params(run.id(), run.agentId(), run.ownerId(), run.revision(), run.triggerKind(), run.triggerData(),
+                        run.eventId(), run.proactive(), run.status(), run.reason(), ts(run.createdAt()),
+                        ts(run.startedAt()), ts(run.endedAt()), counted)
+                .update();
+    }
+
+    /** Moves a run between statuses; false if it was not in {@code from} (e.g. fenced meanwhile). */
+    boolean transition(String runId, String from, String to, String reason, Instant at) {
+        String column = "running".equals(to) ? "started_at" : "ended_at";
+        return jdbc.sql("update rz_run set status = ?, reason = coalesce(?, reason), " + column + " = ? "
+                        + "where id = ? and status = ?")
+                .params(to, reason, ts(at), runId, from).update() == 1;
+    }
+
+    /** Ends a run that is still active, whatever its active status. */
+    boolean end(String runId, String to, String reason, Instant at) {
+        return jdbc.sql("update rz_run set status = ?, reason = coalesce(?, reason), ended_at = ? where id = ? "
+                        + "and status in ('admitted', 'queued', 'running')")
+                .params(to, reason, ts(at), runId).update() == 1;
+    }
+
+    public Optional<Run> find(String runId) {
+        return jdbc.sql("select " + RUN_COLUMNS + " from rz_run where id = ?").param(runId).query(RunStore::map)
+                .optional();
+    }
+
+    public List<Run> list(String agentId, int limit) {
+        return jdbc.sql("select " + RUN_COLUMNS + " from rz_run where agent_id = ? order by created_at desc limit ?")
+                .params(agentId, limit).query(RunStore::map).list();
+    }
+
+    List<Run> active(String agentId) {
+        return jdbc.sql("select " + RUN_COLUMNS + " from rz_run where agent_id = ? "
+                        + "and status in ('admitted', 'queued', 'running') order by created_at")
+                .param(agentId).query(RunStore::map).list();
+    }
+
+    /** Counted (admitted) runs in the budget window, for the kernel's budget check. */
+    BudgetUsage usage(String agentId, Instant now) {
+        Timestamp hourAgo = ts(now.minusSeconds(3600));
+        return jdbc.sql("select count(*), min(created_at), (select max(created_at) from rz_run where agent_id = ? "
+                        + "and counted) from rz_run where agent_id = ? and counted and created_at > ?")
+                .params(agentId, agentId, hourAgo)
+                .query((rs, n) -> new BudgetUsage(rs.getInt(1), Optional.ofNullable(instant(rs.getTimestamp(2))),
+                        Optional.ofNullable(instant(rs.getTimestamp(3)))))
+                .single();
+    }
+
+    void insertAction(String runId, int index, String gadgetId, String command, String params, Instant at) {
+        jdbc.sql("insert into rz_run_action(run_id, idx, gadget_id, command, params, started_at) "
+                        + "values (?, ?, ?, ?, ?, ?)")
+                .params(runId, index, gadgetId, command, params, ts(at)).update();
+    }
+
+    void actionSent(String runId, int index, String invocationId) {
+        jdbc.sql("update rz_run_action set verdict = 'allow', invocation_id = ? where run_id = ? and idx = ?")
+                .params(invocationId, runId, index).update();
+    }
+
+    void actionEnded(String runId, int index, String verdict, String outcome, String errorCode, String result,
+            Instant at) {
+        jdbc.sql("update rz_run_action set verdict = coalesce(?, verdict), outcome = ?, error_code = ?, result = ?, "
+                        + "ended_at = ? where run_id = ? and idx = ? and outcome is null")
+                .params(verdict, outcome, errorCode, result, ts(at), runId, index).update();
+    }
+
+    public List<Action> actions(String runId) {
+        return jdbc.sql("select idx, gadget_id, command, params, verdict, outcome, error_code, invocation_id, result, "
+                        + "started_at, ended_at from rz_run_action where run_id = ? order by idx")
+                .param(runId)
+                .query((rs, n) -> new Action(rs.getInt(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                        rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9),
+                        instant(rs.getTimestamp(10)), instant(rs.getTimestamp(11))))
+                .list();
+    }
+
+    void decide(String id, String agentId, String ownerId, String eventId, String triggerKind, String reason,
+            String detail, String runId, Instant at) {
+        jdbc.sql("insert into rz_decision(id, agent_id, owner_id, event_id, trigger_kind, reason, detail, run_id, "
+                        + "decided_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                .params(id, agentId, ownerId, eventId, triggerKind, reason,
+                        detail == null || detail.length() <= 500 ? detail : detail.substring(0, 500), runId, ts(at))
+                .update();
+    }
+
+    public List<Decision> decisions(String agentId, int limit) {
+        return jdbc.sql("select id, event_id, trigger_kind, reason, detail, run_id, decided_at from rz_decision "
+                        + "where agent_id = ? order by decided_at desc limit ?")
+                .params(agentId, limit)
+                .query((rs, n) -> new Decision(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                        rs.getString(5), rs.getString(6), instant(rs.getTimestamp(7))))
+                .list();
+    }
+
+    int pruneDecisions(Instant olderThan) {
+        return jdbc.sql("delete from rz_decision where decided_at < ?").param(ts(olderThan)).update();
+    }
+
+    private static Run map(ResultSet rs, int n) throws SQLException {
+        return new Run(rs.getString("id"), rs.getString("agent_id"), rs.getString("owner_id"), rs.getInt("revision"),
+                rs.getString("trigger_kind"), rs.getString("trigger_data"), rs.getString("event_id"),
+                rs.getBoolean("proactive"), rs.getString("status"), rs.getString("reason"),
+                instant(rs.getTimestamp("created_at")), instant(rs.getTimestamp("started_at")),
+                instant(rs.getTimestamp("ended_at")));
+    }
+
+    private static Instant instant(Timestamp ts) {
+        return ts == null ? null : ts.toInstant();
+    }
+
+    private static Timestamp ts(Instant instant) {
+        return instant == null ? null : Timestamp.from(instant);
+    }
+}

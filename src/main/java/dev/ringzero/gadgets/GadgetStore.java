@@ -1,0 +1,94 @@
+package dev.ringzero.gadgets;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/** The gadget table: pairing, credentials (hashed), presence and the last valid registration. */
+@Repository
+public class GadgetStore {
+
+    /** One row of {@code rz_gadget}. */
+    public record Row(String id, String ownerId, String name, String credentialHash, boolean paired, boolean online,
+            Instant lastSeen, String registration, Instant registeredAt, Instant pairedAt, String quietFrom,
+            String quietTo, String quietZone) {
+    }
+
+    private static final String COLUMNS = "id, owner_id, name, credential_hash, paired, online, last_seen, "
+            + "registration, registered_at, paired_at, quiet_from, quiet_to, quiet_zone";
+
+    private final JdbcClient jdbc;
+
+    GadgetStore(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    public Optional<Row> find(String id) {
+        return jdbc.sql("select " + COLUMNS + " from rz_gadget where id = ?").param(id).query(GadgetStore::map)
+                .optional();
+    }
+
+    public List<Row> listPaired(String ownerId) {
+        return jdbc.sql("select " + COLUMNS + " from rz_gadget where owner_id = ? and paired order by id")
+                .param(ownerId).query(GadgetStore::map).list();
+    }
+
+    /** Inserts a new pairing, or re-pairs an id whose earlier pairing ended; false if it is paired now. */
+    boolean pair(String id, String ownerId, String name, String credentialHash, Instant at) {
+        Optional<Row> existing = find(id);
+        if (existing.isPresent() && existing.get().paired()) {
+            return false;
+        }
+        if (existing.isPresent()) {
+            return jdbc.sql("update rz_gadget set owner_id = ?, name = ?, credential_hash = ?, paired = true, "
+                            + "online = false, last_seen = null, registration = null, registered_at = null, "
+                            + "paired_at = ? where id = ? and not paired")
+                    .params(ownerId, name, credentialHash, ts(at), id).update() == 1;
+        }
+        return jdbc.sql("insert into rz_gadget(id, owner_id, name, credential_hash, paired, online, paired_at) "
+                        + "values (?, ?, ?, ?, true, false, ?)")
+                .params(id, ownerId, name, credentialHash, ts(at)).update() == 1;
+    }
+
+    boolean unpair(String id) {
+        return jdbc.sql("update rz_gadget set paired = false, online = false where id = ? and paired")
+                .param(id).update() == 1;
+    }
+
+    public void presence(String id, boolean online, Instant at) {
+        jdbc.sql("update rz_gadget set online = ?, last_seen = ? where id = ? and paired")
+                .params(online, ts(at), id).update();
+    }
+
+    public void register(String id, String registration, Instant at) {
+        jdbc.sql("update rz_gadget set registration = ?, registered_at = ?, last_seen = ? where id = ? and paired")
+                .params(registration, ts(at), ts(at), id).update();
+    }
+
+    public void quietHours(String id, String from, String to, String zone) {
+        jdbc.sql("update rz_gadget set quiet_from = ?, quiet_to = ?, quiet_zone = ? where id = ?")
+                .params(from, to, zone, id).update();
+    }
+
+    private static Row map(ResultSet rs, int n) throws SQLException {
+        return new Row(rs.getString("id"), rs.getString("owner_id"), rs.getString("name"),
+                rs.getString("credential_hash"), rs.getBoolean("paired"), rs.getBoolean("online"),
+                instant(rs.getTimestamp("last_seen")), rs.getString("registration"),
+                instant(rs.getTimestamp("registered_at")), instant(rs.getTimestamp("paired_at")),
+                rs.getString("quiet_from"), rs.getString("quiet_to"), rs.getString("quiet_zone"));
+    }
+
+    private static Instant instant(Timestamp ts) {
+        return ts == null ? null : ts.toInstant();
+    }
+
+    private static Timestamp ts(Instant instant) {
+        return instant == null ? null : Timestamp.from(instant);
+    }
+}

@@ -1,0 +1,262 @@
+package dev.ringzero.gateway;
+
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ringzero.gadgets.CommandSpec;
+import dev.ringzero.gadgets.GadgetRegistry;
+import dev.ringzero.kernel.ActionRequest;
+import dev.ringzero.kernel.DenyReason;
+import dev.ringzero.kernel.PolicyKernel;
+import dev.ringzero.kernel.Verdict;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * Ring 0's only way to a device. Every command is decided by the kernel at the moment of
+ * sending, recorded with its invocation id (the device's idempotency key), published as
+ * {@code link.invoke}, and correlated with its {@code link.result}. An invocation is answered
+ * once: the first of result or deadline wins, and an {@code unknown} is never re-sent.
+ */
+@Service
+public class Dispatcher {
+
+    private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
+    /** Result payload statuses that mean "started, not finished" (reported as accepted). */
+    static final Set<String> ACCEPTED_STATUSES = Set.of("accepted", "fetching", "queued", "started", "playing",
+            "in_progress");
+
+    /** Whether a command left for the device. */
+    public sealed interface Dispatch permits Sent, NotSent {
+    }
+
+    public record Sent(String invocationId, Instant deadline) implements Dispatch {
+    }
+
+    public record NotSent(Outcome outcome, Verdict verdict) implements Dispatch {
+    }
+
+    /** Told of every answered invocation (e.g. to correlate a waiting run). */
+    public interface AnswerListener {
+        void answered(String invocationId, String runId, Outcome outcome);
+    }
+
+    private final PolicyKernel kernel;
+    private final GadgetRegistry gadgets;
+    private final LinkPublisher publisher;
+    private final JdbcClient jdbc;
+    private final ObjectMapper json;
+    private final Clock clock;
+    private final List<AnswerListener> listeners;
+    private final Map<String, CompletableFuture<Outcome>> waiting = new ConcurrentHashMap<>();
+
+    Dispatcher(PolicyKernel kernel, GadgetRegistry gadgets, LinkPublisher publisher, JdbcClient jdbc, ObjectMapper json,
+            Clock clock, List<AnswerListener> listeners) {
+        this.kernel = kernel;
+        this.gadgets = gadgets;
+        this.publisher = publisher;
+        this.jdbc = jdbc;
+        this.json = json;
+        this.clock = clock;
+        this.listeners = listeners;
+    }
+
+    /** Asks the kernel, and if allowed records and publishes the invocation. */
+    public Dispatch send(ActionRequest request, String origin, String runId) {
+        return send(request, origin, runId, UUID.randomUUID().toString());
+    }
+
+    /** As {@link #send(ActionRequest, String, String)} with a chosen invocation id (a gate's key). */
+    public Dispatch send(ActionRequest request, String origin, String runId, String invocationId) {
+        Verdict verdict = kernel.decide(request);
+        if (!(verdict instanceof Verdict.Allow)) {
+            return new NotSent(notSent(verdict), verdict);
+        }
+        long timeoutMs = gadgets.command(request.gadgetId(), request.command())
+                .map(CommandSpec::timeoutMs).orElse(CommandSpec.DEFAULT_TIMEOUT_MS);
+        Instant now = clock.instant();
+        Instant deadline = now.plusMillis(timeoutMs);
+        ObjectNode envelope = json.createObjectNode();
+        envelope.put("method", "link.invoke");
+        envelope.put("id", invocationId);
+        envelope.put("command", request.command());
+        envelope.set("params", json.valueToTree(request.params()));
+        envelope.put("timeout_ms", timeoutMs);
+        envelope.put("deadline", deadline.toEpochMilli());
+        jdbc.sql("insert into rz_invocation(id, owner_id, gadget_id, command, params, origin, run_id, outcome, "
+                        + "sent_at, deadline) values (?, ?, ?, ?, ?, ?, ?, 'sent', ?, ?)")
+                .params(invocationId, request.subject().accountId(), request.gadgetId(), request.command(),
+                        envelope.get("params").toString(), origin, runId, Timestamp.from(now),
+                        Timestamp.from(deadline))
+                .update();
+        CompletableFuture<Outcome> future = new CompletableFuture<>();
+        waiting.put(invocationId, future);
+        byte[] bytes;
+        try {
+            bytes = json.writeValueAsBytes(envelope);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+        if (TransactionSynchronizationManager.isSynchronizationActive()) {
+            // inside a run's transaction: publish only once the invocation (and the run's wait
+            // for its answer) are committed, so a rolled-back step never reaches a device
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCompletion(int status) {
+                    if (status == STATUS_COMMITTED) {
+                        publisher.publish(request.gadgetId(), Topics.INVOKE, bytes);
+                    } else {
+                        waiting.remove(invocationId);
+                    }
+                }
+            });
+        } else {
+            publisher.publish(request.gadgetId(), Topics.INVOKE, bytes);
+        }
+        return new Sent(invocationId, deadline);
+    }
+
+    /**
+     * Waits for the answer until the deadline; then the invocation is {@code unknown}. The
+     * device's late answer is recorded but changes nothing.
+     */
+    public Outcome await(Sent sent) {
+        CompletableFuture<Outcome> future = waiting.get(sent.invocationId());
+        long millis = Math.max(0, Duration.between(clock.instant(), sent.deadline()).toMillis());
+        try {
+            if (future != null) {
+                return future.get(millis, TimeUnit.MILLISECONDS);
+            }
+        } catch (TimeoutException e) {
+            // the deadline passed without an answer
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            waiting.remove(sent.invocationId());
+        }
+        return expire(sent.invocationId()).orElseGet(() -> stored(sent.invocationId()));
+    }
+
+    /** Marks an unanswered invocation unknown; empty if it was answered meanwhile. */
+    public java.util.Optional<Outcome> expire(String invocationId) {
+        int updated = jdbc.sql("update rz_invocation set outcome = 'unknown', answered_at = ? where id = ? "
+                + "and outcome = 'sent'").params(Timestamp.from(clock.instant()), invocationId).update();
+        if (updated == 0) {
+            return java.util.Optional.empty();
+        }
+        Outcome unknown = new Outcome.Unknown(invocationId);
+        notifyListeners(invocationId, unknown);
+        return java.util.Optional.of(unknown);
+    }
+
+    public Outcome invokeAndWait(ActionRequest request, String origin) {
+        Dispatch dispatch = send(request, origin, null);
+        return dispatch instanceof Sent sent ? await(sent) : ((NotSent) dispatch).outcome();
+    }
+
+    /** A {@code link.result} from {@code gadgetId}; only that gadget's own invocations are answered. */
+    void onResult(String gadgetId, JsonNode envelope) {
+        String id = envelope.path("id").asText("");
+        Outcome outcome = toOutcome(id, envelope);
+        String errorCode = outcome instanceof Outcome.Failed failed ? failed.errorCode() : null;
+        JsonNode payload = envelope.has("payload") ? envelope.get("payload") : envelope.path("error");
+        int updated = jdbc.sql("update rz_invocation set outcome = ?, error_code = ?, result = ?, answered_at = ? "
+                        + "where id = ? and gadget_id = ? and outcome = 'sent'")
+                .params(outcome.status(), errorCode, payload.isMissingNode() ? null : payload.toString(),
+                        Timestamp.from(clock.instant()), id, gadgetId)
+                .update();
+        if (updated == 0) {
+            log.debug("late or foreign link.result {} from {} ignored", id, gadgetId);
+            return;
+        }
+        CompletableFuture<Outcome> future = waiting.get(id);
+        if (future != null) {
+            future.complete(outcome);
+        }
+        notifyListeners(id, outcome);
+    }
+
+    boolean knows(String gadgetId, String invocationId) {
+        return jdbc.sql("select count(*) from rz_invocation where id = ? and gadget_id = ?")
+                .params(invocationId, gadgetId).query(Integer.class).single() > 0;
+    }
+
+    private void notifyListeners(String invocationId, Outcome outcome) {
+        if (listeners.isEmpty()) {
+            return;
+        }
+        String runId = jdbc.sql("select run_id from rz_invocation where id = ?").param(invocationId)
+                .query(String.class).optional().orElse(null);
+        for (AnswerListener listener : listeners) {
+            listener.answered(invocationId, runId, outcome);
+        }
+    }
+
+    /** The recorded outcome of an invocation (still 'sent' reads as unknown). */
+    public Outcome stored(String invocationId) {
+        return jdbc.sql("select outcome, error_code, result from rz_invocation where id = ?").param(invocationId)
+                .query((rs, n) -> rebuild(invocationId, rs.getString(1), rs.getString(2), rs.getString(3)))
+                .single();
+    }
+
+    private Outcome rebuild(String id, String status, String errorCode, String result) {
+        JsonNode payload;
+        try {
+            payload = result == null ? json.nullNode() : json.readTree(result);
+        } catch (JsonProcessingException e) {
+            payload = json.nullNode();
+        }
+        return switch (status) {
+            case "completed" -> new Outcome.Completed(id, payload);
+            case "accepted" -> new Outcome.Accepted(id, payload);
+            case "failed" -> new Outcome.Failed(id, errorCode, payload.path("message").asText(""));
+            default -> new Outcome.Unknown(id);
+        };
+    }
+
+    private static Outcome toOutcome(String id, JsonNode envelope) {
+        if (!envelope.path("ok").asBoolean(false)) {
+            JsonNode error = envelope.path("error");
+            return new Outcome.Failed(id, error.path("code").asText("handler_failed"), error.path("message").asText(""));
+        }
+        JsonNode payload = envelope.path("payload");
+        String status = payload.path("status").asText("");
+        return ACCEPTED_STATUSES.contains(status) ? new Outcome.Accepted(id, payload)
+                : new Outcome.Completed(id, payload);
+    }
+
+    private static Outcome notSent(Verdict verdict) {
+        if (verdict instanceof Verdict.Deny deny) {
+            return deny.reason() == DenyReason.OFFLINE ? new Outcome.Offline()
+                    : new Outcome.Denied(deny.reason().wire(), deny.detail());
+        }
+        if (verdict instanceof Verdict.Gate) {
+            return new Outcome.Denied("gated", "this action needs the owner's approval");
+        }
+        if (verdict instanceof Verdict.OverBudget over) {
+            return new Outcome.Denied("over_budget", over.budget());
+        }
+        throw new IllegalArgumentException("an allowed action is sent, not refused");
+    }
+}

@@ -1,0 +1,114 @@
+package dev.ringzero.gateway;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Provisions device identities in Mosquitto 2's dynamic-security plugin over
+ * {@code $CONTROL/dynamic-security/v1}: one client per gadget (username = gadget id) with a
+ * role that may publish and subscribe only under {@code ringzero/v1/gadgets/{id}/#}.
+ * Deleting the client makes Mosquitto refuse the credential and kick its connections.
+ */
+public class DynsecBrokerAccess implements BrokerAccess {
+
+    public static final String CONTROL_TOPIC = "$CONTROL/dynamic-security/v1";
+    public static final String RESPONSE_TOPIC = CONTROL_TOPIC + "/response";
+
+    private static final Logger log = LoggerFactory.getLogger(DynsecBrokerAccess.class);
+
+    private final LinkPublisher publisher;
+    private final ObjectMapper json;
+    private final Map<String, CompletableFuture<JsonNode>> waiting = new ConcurrentHashMap<>();
+
+    public DynsecBrokerAccess(LinkPublisher publisher, ObjectMapper json) {
+        this.publisher = publisher;
+        this.json = json;
+    }
+
+    @Override
+    public void provision(String gadgetId, String password) {
+        String role = role(gadgetId);
+        String subtree = Topics.ROOT + gadgetId + "/#";
+        // a re-pairing starts from a clean slate; "not found" answers are expected then
+        run(List.of(Map.of("command", "deleteClient", "username", gadgetId),
+                Map.of("command", "deleteRole", "rolename", role)), false);
+        run(List.of(
+                Map.of("command", "createRole", "rolename", role, "acls", List.of(
+                        Map.of("acltype", "publishClientSend", "topic", subtree, "allow", true),
+                        Map.of("acltype", "publishClientReceive", "topic", subtree, "allow", true),
+                        Map.of("acltype", "subscribePattern", "topic", subtree, "allow", true),
+                        Map.of("acltype", "unsubscribePattern", "topic", subtree, "allow", true))),
+                Map.of("command", "createClient", "username", gadgetId, "password", password,
+                        "roles", List.of(Map.of("rolename", role)))), true);
+    }
+
+    @Override
+    public void revoke(String gadgetId) {
+        run(List.of(Map.of("command", "deleteClient", "username", gadgetId),
+                Map.of("command", "deleteRole", "rolename", role(gadgetId))), false);
+    }
+
+    /** Called by the gateway for messages on {@link #RESPONSE_TOPIC}. */
+    public void onResponse(byte[] payload) {
+        try {
+            for (JsonNode response : json.readTree(payload).path("responses")) {
+                CompletableFuture<JsonNode> future = waiting.remove(response.path("correlationData").asText());
+                if (future != null) {
+                    future.complete(response);
+                }
+            }
+        } catch (java.io.IOException e) {
+            log.warn("unreadable dynamic-security response: {}", e.getMessage());
+        }
+    }
+
+    private void run(List<Map<String, Object>> commands, boolean mustSucceed) {
+        List<CompletableFuture<JsonNode>> futures = new java.util.ArrayList<>();
+        List<Map<String, Object>> correlated = new java.util.ArrayList<>();
+        for (Map<String, Object> command : commands) {
+            String correlation = UUID.randomUUID().toString();
+            CompletableFuture<JsonNode> future = new CompletableFuture<>();
+            waiting.put(correlation, future);
+            futures.add(future);
+            Map<String, Object> withId = new java.util.HashMap<>(command);
+            withId.put("correlationData", correlation);
+            correlated.add(withId);
+        }
+        try {
+            publisher.publish(CONTROL_TOPIC, json.writeValueAsBytes(Map.of("commands", correlated)), false);
+            for (int i = 0; i < futures.size(); i++) {
+                JsonNode response = futures.get(i).get(5, TimeUnit.SECONDS);
+                if (mustSucceed && response.hasNonNull("error")) {
+                    throw new IllegalStateException("Mosquitto refused " + commands.get(i).get("command") + ": "
+                            + response.path("error").asText());
+                }
+            }
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("Mosquitto's dynamic-security plugin did not answer; is mqtt-broker/ "
+                    + "configuration in use and the platform's credential its admin?", e);
+        } catch (ExecutionException | com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } finally {
+            correlated.forEach(command -> waiting.remove((String) command.get("correlationData")));
+        }
+    }
+
+    private static String role(String gadgetId) {
+        return "gadget-" + gadgetId;
+    }
+
+}

@@ -1,0 +1,141 @@
+package dev.ringzero.gateway;
+
+import java.io.IOException;
+import java.time.Clock;
+import java.util.Optional;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ringzero.gadgets.GadgetStore;
+import dev.ringzero.router.EventAdmission;
+import dev.ringzero.router.IncomingEvent;
+import org.springframework.dao.DataAccessException;
+import org.springframework.stereotype.Component;
+
+/**
+ * Ring 0's inbound side of the link: every message a device publishes lands here, is checked
+ * (size, pairing, JSON, shape) and handed to registration, presence, event admission or the
+ * dispatcher. The gadget id comes from the topic, which the broker binds to the device's login;
+ * an id written inside a payload is never trusted. Bad messages are refused and counted, and
+ * never stop the gateway; a database outage is thrown back so the broker redelivers.
+ */
+@Component
+public class LinkGateway {
+
+    private final GadgetStore gadgets;
+    private final EventAdmission admission;
+    private final Dispatcher dispatcher;
+    private final LinkPublisher publisher;
+    private final LinkRejections rejections;
+    private final ObjectMapper json;
+    private final Clock clock;
+    private final Optional<DynsecBrokerAccess> dynsec;
+
+    LinkGateway(GadgetStore gadgets, EventAdmission admission, Dispatcher dispatcher, LinkPublisher publisher,
+            LinkRejections rejections, ObjectMapper json, Clock clock, Optional<DynsecBrokerAccess> dynsec) {
+        this.gadgets = gadgets;
+        this.admission = admission;
+        this.dispatcher = dispatcher;
+        this.publisher = publisher;
+        this.rejections = rejections;
+        this.json = json;
+        this.clock = clock;
+        this.dynsec = dynsec;
+    }
+
+    public void accept(String topic, byte[] payload) {
+        if (DynsecBrokerAccess.RESPONSE_TOPIC.equals(topic)) {
+            dynsec.ifPresent(access -> access.onResponse(payload));
+            return;
+        }
+        Optional<Topics.Parsed> parsed = Topics.parse(topic);
+        if (parsed.isEmpty()) {
+            return;
+        }
+        String gadgetId = parsed.get().gadgetId();
+        String suffix = parsed.get().suffix();
+        if (payload.length > LinkLimits.MAX_MESSAGE_BYTES) {
+            rejections.reject(gadgetId, "oversized", payload.length + " bytes on " + suffix);
+            return;
+        }
+        if (Topics.STATUS.equals(suffix) && payload.length == 0) {
+            return; // a cleared retained status (our own, at unpairing)
+        }
+        Optional<GadgetStore.Row> gadget = gadgets.find(gadgetId).filter(GadgetStore.Row::paired);
+        if (gadget.isEmpty()) {
+            rejections.reject(gadgetId, "unknown_gadget", "not paired; " + suffix + " ignored");
+            return;
+        }
+        JsonNode message;
+        try {
+            message = json.readTree(payload);
+        } catch (IOException e) {
+            rejections.reject(gadgetId, "malformed", "not JSON on " + suffix);
+            return;
+        }
+        if (message == null || !message.isObject()) {
+            rejections.reject(gadgetId, "malformed", "not a JSON object on " + suffix);
+            return;
+        }
+        try {
+            switch (suffix) {
+                case Topics.STATUS -> presence(gadgetId, message);
+                case Topics.REGISTER -> register(gadgetId, message);
+                case Topics.EVENTS -> event(gadget.get(), message);
+                case Topics.RESULTS -> result(gadgetId, message);
+                default -> rejections.reject(gadgetId, "unexpected_topic", suffix);
+            }
+        } catch (DataAccessException e) {
+            throw e; // infrastructure: let the broker redeliver rather than lose the message
+        } catch (RuntimeException e) {
+            rejections.reject(gadgetId, "invalid", suffix + ": " + e.getMessage());
+        }
+    }
+
+    private void presence(String gadgetId, JsonNode message) {
+        if (!message.path("online").isBoolean()) {
+            rejections.reject(gadgetId, "malformed", "status needs {\"online\": true|false}");
+            return;
+        }
+        gadgets.presence(gadgetId, message.get("online").asBoolean(), clock.instant());
+    }
+
+    private void register(String gadgetId, JsonNode request) {
+        ObjectNode reply = json.createObjectNode();
+        reply.put("type", "res");
+        reply.put("id", request.path("id").asText(""));
+        Optional<RegistrationValidator.Rejection> rejection = RegistrationValidator.check(request);
+        if (rejection.isPresent()) {
+            reply.put("ok", false);
+            reply.putObject("error").put("code", rejection.get().code()).put("message", rejection.get().message());
+            rejections.reject(gadgetId, "registration_" + rejection.get().code(), rejection.get().message());
+        } else {
+            gadgets.register(gadgetId, request.get("params").toString(), clock.instant());
+            reply.put("ok", true);
+            reply.putObject("result").put("status", "registered");
+        }
+        publisher.publish(gadgetId, Topics.REGISTER_REPLY, reply.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    private void event(GadgetStore.Row gadget, JsonNode message) {
+        JsonNode params = message.path("params");
+        String eventId = params.path("id").asText("");
+        String name = params.path("event").asText("");
+        if (!"link.event".equals(message.path("method").asText()) || eventId.isEmpty() || eventId.length() > 64
+                || name.isEmpty() || name.length() > 64 || (params.has("data") && !params.get("data").isObject())) {
+            rejections.reject(gadget.id(), "malformed", "link.event needs params {id, event, data?}");
+            return;
+        }
+        admission.admitAndRoute(new IncomingEvent(gadget.id(), gadget.ownerId(), eventId, name,
+                params.path("data").isObject() ? params.get("data") : json.createObjectNode(), "mqtt"));
+    }
+
+    private void result(String gadgetId, JsonNode message) {
+        if (!"link.result".equals(message.path("method").asText()) || !message.path("id").isTextual()) {
+            rejections.reject(gadgetId, "malformed", "link.result needs {method, id, ok, payload|error}");
+            return;
+        }
+        dispatcher.onResult(gadgetId, message);
+    }
+}

@@ -1,0 +1,140 @@
+package dev.ringzero.gateway;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ringzero.accounts.Tokens;
+import dev.ringzero.gadgets.GadgetStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.actuate.health.Health;
+import org.springframework.boot.actuate.health.HealthIndicator;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.integration.channel.DirectChannel;
+import org.springframework.integration.mqtt.core.Mqttv3ClientManager;
+import org.springframework.integration.mqtt.inbound.MqttPahoMessageDrivenChannelAdapter;
+import org.springframework.integration.mqtt.outbound.MqttPahoMessageHandler;
+import org.springframework.integration.mqtt.support.DefaultPahoMessageConverter;
+import org.springframework.integration.mqtt.support.MqttHeaders;
+import org.springframework.messaging.MessageChannel;
+
+/**
+ * The platform's MQTT wiring: one shared Paho connection (service credential, TCP_NODELAY,
+ * persistent session so QoS 1 messages wait for us across a restart), one inbound adapter for
+ * the device → platform topics, one outbound handler; plus the broker-side identity
+ * provisioning that matches the deployment shape.
+ */
+@Configuration
+class MqttConfig {
+
+    private static final Logger log = LoggerFactory.getLogger(MqttConfig.class);
+
+    /** The password the platform uses on the broker: configured, or (embedded only) generated per start. */
+    @Bean
+    String mqttServicePassword(MqttSettings settings) {
+        if (settings.servicePassword() != null && !settings.servicePassword().isBlank()) {
+            return settings.servicePassword();
+        }
+        if (!settings.embedded()) {
+            throw new IllegalStateException("ringzero.mqtt.service-password (RINGZERO_MQTT_SERVICE_PASSWORD) is "
+                    + "required with an external broker; mqtt-broker/start.sh provisions the same value");
+        }
+        return Tokens.newSecret("svc_");
+    }
+
+    @Bean
+    @ConditionalOnProperty(name = "ringzero.mqtt.embedded", havingValue = "true", matchIfMissing = true)
+    EmbeddedBroker embeddedBroker(MqttSettings settings, @Qualifier("mqttServicePassword") String password,
+            GadgetStore gadgets) {
+        return new EmbeddedBroker(settings, password, gadgets);
+    }
+
+    @Bean
+    @ConditionalOnProperty(name = "ringzero.mqtt.embedded", havingValue = "false")
+    DynsecBrokerAccess dynsecBrokerAccess(LinkPublisher publisher, ObjectMapper json) {
+        return new DynsecBrokerAccess(publisher, json);
+    }
+
+    @Bean
+    Mqttv3ClientManager mqttClientManager(MqttSettings settings, @Qualifier("mqttServicePassword") String password,
+            java.util.Optional<EmbeddedBroker> embedded) {
+        MqttConnectOptions options = new MqttConnectOptions();
+        options.setServerURIs(new String[] {settings.url()});
+        options.setUserName(settings.serviceUsername());
+        options.setPassword(password.toCharArray());
+        options.setSocketFactory(new NoDelaySocketFactory());
+        options.setAutomaticReconnect(true);
+        options.setMaxReconnectDelay(5_000);
+        // a persistent session: QoS 1 messages published while the platform is down wait for it
+        options.setCleanSession(false);
+        options.setMaxInflight(1_000);
+        options.setKeepAliveInterval(30);
+        Mqttv3ClientManager manager = new Mqttv3ClientManager(options, settings.clientId());
+        manager.setPersistence(new org.eclipse.paho.client.mqttv3.persist.MemoryPersistence());
+        return manager;
+    }
+
+    @Bean
+    MessageChannel linkInbound() {
+        return new DirectChannel();
+    }
+
+    @Bean
+    MqttPahoMessageDrivenChannelAdapter linkInboundAdapter(Mqttv3ClientManager manager, MqttSettings settings,
+            java.util.Optional<DynsecBrokerAccess> dynsec) {
+        List<String> topics = new ArrayList<>();
+        for (String topic : Topics.INBOUND) {
+            topics.add(settings.sharedGroup() == null || settings.sharedGroup().isBlank() ? topic
+                    : "$share/" + settings.sharedGroup() + "/" + topic);
+        }
+        dynsec.ifPresent(access -> topics.add(DynsecBrokerAccess.RESPONSE_TOPIC));
+        var adapter = new MqttPahoMessageDrivenChannelAdapter(manager, topics.toArray(String[]::new));
+        DefaultPahoMessageConverter converter = new DefaultPahoMessageConverter();
+        converter.setPayloadAsBytes(true);
+        adapter.setConverter(converter);
+        adapter.setQos(1);
+        adapter.setOutputChannel(linkInbound());
+        return adapter;
+    }
+
+    @Bean
+    org.springframework.integration.dsl.IntegrationFlow linkInboundFlow(LinkGateway gateway) {
+        return org.springframework.integration.dsl.IntegrationFlow.from(linkInbound())
+                .handle(message -> gateway.accept((String) message.getHeaders().get(MqttHeaders.RECEIVED_TOPIC),
+                        (byte[]) message.getPayload()))
+                .get();
+    }
+
+    @Bean
+    MqttPahoMessageHandler linkOutbound(Mqttv3ClientManager manager) {
+        MqttPahoMessageHandler handler = new MqttPahoMessageHandler(manager);
+        handler.setAsync(false);
+        handler.setDefaultQos(1);
+        handler.setCompletionTimeout(10_000);
+        return handler;
+    }
+
+    @Bean
+    LinkPublisher linkPublisher(MqttPahoMessageHandler linkOutbound) {
+        return new LinkPublisher(linkOutbound);
+    }
+
+    @Bean
+    LinkRejections linkRejections(MeterRegistry meters, Clock clock) {
+        return new LinkRejections(meters, clock);
+    }
+
+    @Bean
+    HealthIndicator mqtt(Mqttv3ClientManager manager, MqttSettings settings) {
+        return () -> (manager.isConnected() ? Health.up() : Health.down())
+                .withDetail("broker", settings.url())
+                .withDetail("embedded", settings.embedded()).build();
+    }
+}

@@ -1,0 +1,97 @@
+package dev.ringzero.router;
+
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ringzero.agents.AgentStore;
+import dev.ringzero.agents.AgentService;
+import dev.ringzero.agents.TriggerMatcher;
+import dev.ringzero.agents.definition.AgentSpec;
+import dev.ringzero.agents.runs.DecisionLedger;
+import dev.ringzero.agents.runs.RunRequest;
+import dev.ringzero.workflow.RunLauncher;
+import org.springframework.stereotype.Component;
+
+/**
+ * The router's agent matcher: every agent listening for this gadget and event is evaluated and
+ * the evaluation recorded in the decision ledger; each match starts one {@code agent-run}
+ * (admission happens there). A match counts even when admission then limits or fences the
+ * run, so a limited agent never leaks its event to the main-chat fallback.
+ */
+@Component
+class AgentTriggerRouting implements TriggerRouter.Matcher {
+
+    private final AgentStore store;
+    private final AgentService agents;
+    private final DecisionLedger ledger;
+    private final RunLauncher launcher;
+    private final ObjectMapper json;
+    private final Clock clock;
+
+    AgentTriggerRouting(AgentStore store, AgentService agents, DecisionLedger ledger, RunLauncher launcher,
+            ObjectMapper json, Clock clock) {
+        this.store = store;
+        this.agents = agents;
+        this.ledger = ledger;
+        this.launcher = launcher;
+        this.json = json;
+        this.clock = clock;
+    }
+
+    @Override
+    public boolean route(TriggerRouter.StoredEvent event) {
+        Map<String, Object> data = read(event.data());
+        boolean matched = false;
+        for (String agentId : store.agentsListening(event.gadgetId(), event.name())) {
+            AgentStore.Agent agent = store.find(agentId).orElse(null);
+            if (agent == null || agent.deleted() || !agent.ownerId().equals(event.ownerId())) {
+                continue;
+            }
+            if (!agent.enabled()) {
+                ledger.record(agent, event.id(), "gadget.event", "disabled", null, null);
+                continue;
+            }
+            AgentSpec spec = agents.spec(agent.id(), agent.currentRevision());
+            TriggerMatcher.Match match = TriggerMatcher.evaluate(spec, event.gadgetId(), event.name(), data,
+                    event.receivedAt());
+            if (match instanceof TriggerMatcher.FilteredOut filtered) {
+                ledger.record(agent, event.id(), "gadget.event", "filtered_out",
+                        filtered.filter() + ": " + filtered.detail(), null);
+                continue;
+            }
+            if (match instanceof TriggerMatcher.NoTrigger) {
+                continue;
+            }
+            matched = true;
+            launcher.start(new RunRequest(UUID.randomUUID().toString(), agent.id(), agent.ownerId(),
+                    agent.currentRevision(), "gadget.event", triggerData(event, data), event.id(), true));
+        }
+        return matched;
+    }
+
+    private String triggerData(TriggerRouter.StoredEvent event, Map<String, Object> data) {
+        Map<String, Object> trigger = new LinkedHashMap<>();
+        trigger.put("kind", "gadget.event");
+        trigger.put("gadget", Map.of("id", event.gadgetId()));
+        trigger.put("event", Map.of("id", event.deviceEventId(), "name", event.name(), "data", data,
+                "receivedAt", event.receivedAt().toString()));
+        try {
+            return json.writeValueAsString(trigger);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private Map<String, Object> read(String text) {
+        try {
+            return json.readValue(text, new TypeReference<LinkedHashMap<String, Object>>() { });
+        } catch (JsonProcessingException e) {
+            return Map.of();
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package dev.ringzero.router;
+
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.ringzero.accounts.Tokens;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Admits an event durably and exactly once before anything runs: the device's event id is
+ * unique per gadget, and the same event (name and data) from the same gadget within the dedup
+ * window counts as a duplicate too. A committed admission survives a crash; the router picks
+ * up what it had not routed yet.
+ */
+@Service
+public class EventAdmission {
+
+    /** What admission did with an event. */
+    public sealed interface Result permits Admitted, Duplicate {
+    }
+
+    public record Admitted(String eventId) implements Result {
+    }
+
+    public record Duplicate(String reason) implements Result {
+    }
+
+    static final Duration DEDUP_WINDOW = Duration.ofSeconds(3);
+
+    private final JdbcClient jdbc;
+    private final TransactionTemplate transactions;
+    private final ObjectMapper canonical;
+    private final MeterRegistry meters;
+    private final Clock clock;
+    private final TriggerRouter router;
+
+    EventAdmission(JdbcClient jdbc, TransactionTemplate transactions, ObjectMapper json, MeterRegistry meters,
+            Clock clock, TriggerRouter router) {
+        this.jdbc = jdbc;
+        this.transactions = transactions;
+        this.canonical = json.copy().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
+        this.meters = meters;
+        this.clock = clock;
+        this.router = router;
+    }
+
+    /** Admits (one transaction), then routes; a routing failure leaves the event for recovery. */
+    public Result admitAndRoute(IncomingEvent event) {
+        Result result = admit(event);
+        if (result instanceof Admitted admitted) {
+            router.routeQuietly(admitted.eventId());
+        }
+        return result;
+    }
+
+    Result admit(IncomingEvent event) {
+        String data = canonicalData(event);
+        String contentKey = Tokens.sha256(event.name() + "\n" + data);
+        Instant now = clock.instant();
+        Result result;
+        try {
+            result = transactions.execute(status -> {
+                Integer recent = jdbc.sql("select count(*) from rz_event where gadget_id = ? and content_key = ? "
+                                + "and received_at > ?")
+                        .params(event.gadgetId(), contentKey, Timestamp.from(now.minus(DEDUP_WINDOW)))
+                        .query(Integer.class).single();
+                if (recent > 0) {
+                    return new Duplicate("same_event_within_window");
+                }
+                String id = UUID.randomUUID().toString();
+                jdbc.sql("insert into rz_event(id, gadget_id, owner_id, device_event_id, name, data, content_key, "
+                                + "source, received_at, state) values (?, ?, ?, ?, ?, ?, ?, ?, ?, 'admitted')")
+                        .params(id, event.gadgetId(), event.ownerId(), event.deviceEventId(), event.name(), data,
+                                contentKey, event.source(), Timestamp.from(now))
+                        .update();
+                return new Admitted(id);
+            });
+        } catch (DuplicateKeyException e) {
+            result = new Duplicate("same_event_id");
+        }
+        meters.counter("ringzero.events", "result", result instanceof Admitted ? "admitted" : "duplicate")
+                .increment();
+        return result;
+    }
+
+    private String canonicalData(IncomingEvent event) {
+        try {
+            Object tree = canonical.treeToValue(event.data() == null ? canonical.createObjectNode() : event.data(),
+                    Object.class);
+            return canonical.writeValueAsString(tree);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("event data is not JSON", e);
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package dev.ringzero.router;
+
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Routes an admitted event, in one transaction with marking it routed: every matching agent
+ * gets a run, and an event that matched nothing goes to the owner's inbox (the main-chat
+ * fallback). Events still {@code admitted} after a crash are routed by the recovery sweep.
+ */
+@Service
+public class TriggerRouter {
+
+    private static final Logger log = LoggerFactory.getLogger(TriggerRouter.class);
+    /** Younger unrouted events are probably being routed right now by the thread that admitted them. */
+    private static final Duration RECOVERY_GRACE = Duration.ofSeconds(2);
+
+    /** An admitted event as routing reads it. */
+    public record StoredEvent(String id, String gadgetId, String ownerId, String deviceEventId, String name,
+            String data, java.time.Instant receivedAt) {
+    }
+
+    /** What a matcher decided for one event; {@code matched} false sends it to the fallback. */
+    public interface Matcher {
+        boolean route(StoredEvent event);
+    }
+
+    private final JdbcClient jdbc;
+    private final TransactionTemplate transactions;
+    private final InboxService inbox;
+    private final Clock clock;
+    private final List<Matcher> matchers;
+
+    TriggerRouter(JdbcClient jdbc, TransactionTemplate transactions, InboxService inbox, Clock clock,
+            List<Matcher> matchers) {
+        this.jdbc = jdbc;
+        this.transactions = transactions;
+        this.inbox = inbox;
+        this.clock = clock;
+        this.matchers = matchers;
+    }
+
+    /** Routes now; a failure is logged and left to the recovery sweep, never lost. */
+    void routeQuietly(String eventId) {
+        try {
+            route(eventId);
+        } catch (RuntimeException e) {
+            log.warn("routing event {} failed; it stays admitted and will be retried: {}", eventId, e.toString());
+        }
+    }
+
+    public void route(String eventId) {
+        transactions.executeWithoutResult(status -> {
+            Optional<StoredEvent> event = claim(eventId);
+            if (event.isEmpty()) {
+                return;
+            }
+            boolean matched = false;
+            for (Matcher matcher : matchers) {
+                matched |= matcher.route(event.get());
+            }
+            if (!matched) {
+                fallback(event.get());
+            }
+        });
+    }
+
+    /** Routes events that were admitted but never routed (a crash between the two). */
+    @Scheduled(fixedDelayString = "${ringzero.router.recovery-interval:PT5S}", initialDelayString = "PT5S")
+    public void recover() {
+        List<String> stranded = jdbc.sql("select id from rz_event where state = 'admitted' and received_at < ? "
+                        + "order by received_at limit 500")
+                .param(Timestamp.from(clock.instant().minus(RECOVERY_GRACE))).query(String.class).list();
+        stranded.forEach(this::routeQuietly);
+    }
+
+    /** Marks the event routed; only one router (node or thread) wins it. */
+    private Optional<StoredEvent> claim(String eventId) {
+        int claimed = jdbc.sql("update rz_event set state = 'routed', routed_at = ? where id = ? and state = 'admitted'")
+                .params(Timestamp.from(clock.instant()), eventId).update();
+        if (claimed == 0) {
+            return Optional.empty();
+        }
+        return jdbc.sql("select id, gadget_id, owner_id, device_event_id, name, data, received_at from rz_event "
+                        + "where id = ?")
+                .param(eventId)
+                .query((rs, n) -> new StoredEvent(rs.getString(1), rs.getString(2), rs.getString(3),
+                        rs.getString(4), rs.getString(5), rs.getString(6), rs.getTimestamp(7).toInstant()))
+                .optional();
+    }
+
+    private void fallback(StoredEvent event) {
+        inbox.post(event.ownerId(), "gadget_event",
+                "[Gadget event] " + event.gadgetId() + ": " + event.name() + " " + event.data(),
+                "{\"gadget\":\"" + event.gadgetId() + "\",\"event\":\"" + event.name() + "\",\"eventId\":\""
+                        + event.id() + "\"}");
+    }
+}

@@ -1,0 +1,110 @@
+package dev.ringzero.workflow;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.ringzero.agents.runs.AgentRuns;
+import dev.ringzero.agents.runs.RunRequest;
+import dev.ringzero.agents.runs.RunStatus;
+import dev.ringzero.gateway.Dispatcher;
+import org.camunda.bpm.engine.RuntimeService;
+import org.camunda.bpm.engine.delegate.DelegateExecution;
+import org.camunda.bpm.engine.delegate.JavaDelegate;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Thin glue between {@code processes/agent-run.bpmn} and {@link AgentRuns}: read variables, call
+ * one method, write variables. Decisions live in the service.
+ */
+@Configuration
+class RunDelegates {
+
+    /** A margin past the device's deadline, so an answer sent at the last moment still counts. */
+    private static final Duration ANSWER_GRACE = Duration.ofSeconds(1);
+
+    @Bean
+    JavaDelegate runAdmit(AgentRuns runs, RuntimeService runtime) {
+        return execution -> {
+            AgentRuns.Admission admission = runs.admit(request(execution));
+            for (String cancelled : admission.cancelRuns()) {
+                runtime.createProcessInstanceQuery().processInstanceBusinessKey(cancelled)
+                        .processDefinitionKey(ProcessIds.AGENT_RUN).list()
+                        .forEach(instance -> runtime.deleteProcessInstance(instance.getId(), "restarted"));
+            }
+            execution.setVariable("admission", admission.status().wire());
+            execution.setVariable("status", admission.status().wire());
+            execution.setVariable("maxRunDuration", "PT30S");
+        };
+    }
+
+    @Bean
+    JavaDelegate runPrepare(AgentRuns runs) {
+        return execution -> {
+            String runId = runId(execution);
+            if (RunStatus.QUEUED.wire().equals(execution.getVariable("admission"))) {
+                runs.takeTurn(runId);
+            }
+            List<Integer> indexes = runs.prepare(runId);
+            execution.setVariable("actionIndexes", indexes);
+            execution.setVariable("maxRunDuration", runs.maxRun(runId).toString());
+            execution.setVariable("status", "running");
+        };
+    }
+
+    @Bean
+    JavaDelegate actionDispatch(AgentRuns runs) {
+        return execution -> {
+            AgentRuns.DispatchStep step = runs.dispatch(runId(execution), (Integer) execution.getVariable("actionIndex"));
+            execution.setVariableLocal("sent", step.sent());
+            execution.setVariableLocal("invocationId", step.invocationId());
+            execution.setVariableLocal("commandTimeout", step.sent() ? step.timeout().plus(ANSWER_GRACE).toString()
+                    : "PT0S");
+        };
+    }
+
+    @Bean
+    JavaDelegate actionOutcome(AgentRuns runs) {
+        return execution -> runs.settle(runId(execution), (Integer) execution.getVariable("actionIndex"),
+                (String) execution.getVariable("invocationId"));
+    }
+
+    @Bean
+    JavaDelegate runTimedOut(AgentRuns runs) {
+        return execution -> runs.timedOut(runId(execution));
+    }
+
+    @Bean
+    JavaDelegate runFinish(AgentRuns runs, RuntimeService runtime) {
+        return execution -> {
+            runs.finish(runId(execution)).ifPresent(next -> runtime.createMessageCorrelation(
+                    ProcessIds.MESSAGE_AGENT_TURN).processInstanceBusinessKey(next).correlateAll());
+            execution.setVariable("status", "finished");
+        };
+    }
+
+    /** Wakes the run waiting for a device's answer; the outcome itself is read from the invocation record. */
+    @Bean
+    Dispatcher.AnswerListener runAnswerCorrelation(RuntimeService runtime) {
+        return (invocationId, runId, outcome) -> {
+            if (runId == null) {
+                return;
+            }
+            // A run waits for one answer at a time, and only an answer that settled its invocation
+            // (the first one, before the deadline) is announced, so the run id is enough here.
+            runtime.createMessageCorrelation(ProcessIds.MESSAGE_LINK_RESULT).processInstanceBusinessKey(runId)
+                    .correlateAll();
+        };
+    }
+
+    private static String runId(DelegateExecution execution) {
+        return (String) execution.getVariable(ProcessIds.VAR_RUN_ID);
+    }
+
+    private static RunRequest request(DelegateExecution execution) {
+        return new RunRequest(runId(execution), (String) execution.getVariable("agentId"),
+                (String) execution.getVariable(ProcessIds.VAR_OWNER_ID), (Integer) execution.getVariable("revision"),
+                (String) execution.getVariable("triggerKind"), (String) execution.getVariable("triggerData"),
+                (String) execution.getVariable("eventId"), (Boolean) execution.getVariable("proactive"));
+    }
+}

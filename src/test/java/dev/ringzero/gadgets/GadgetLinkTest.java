@@ -1,0 +1,255 @@
+package dev.ringzero.gadgets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ringzero.firmware.BoardLinkException;
+import dev.ringzero.firmware.DeskBot;
+import dev.ringzero.firmware.LinkConfig;
+import dev.ringzero.firmware.RawSubscription;
+import dev.ringzero.support.Api;
+import dev.ringzero.support.Api.Response;
+import dev.ringzero.support.Boards;
+import dev.ringzero.support.PlatformTest;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/** Pairing, the link gateway and the dispatcher against Mosquitto (dynamic security) and real boards. */
+class GadgetLinkTest extends PlatformTest {
+
+    @LocalServerPort
+    int port;
+    @Autowired
+    MeterRegistry meters;
+
+    private Boards boards;
+    private Api alice;
+
+    @BeforeEach
+    void setUp() {
+        boards = new Boards();
+        alice = Api.at(port).newOwner("alice");
+    }
+
+    @AfterEach
+    void tearDown() {
+        boards.close();
+    }
+
+    private JsonNode listed(Api owner, String gadgetId) {
+        for (JsonNode gadget : owner.get("/api/v1/gadgets").json()) {
+            if (gadget.path("id").asText().equals(gadgetId)) {
+                return gadget;
+            }
+        }
+        return null;
+    }
+
+    @Test
+    void aPairedBoardRegistersAndIsListedOnlineWithItsCommandsThenGoesOfflineByItsLastWill() {
+        DeskBot bot = boards.deskBot(alice);
+
+        Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> listed(alice, bot.gadgetId()).path("online").asBoolean());
+        JsonNode gadget = listed(alice, bot.gadgetId());
+        assertThat(gadget.path("commands").has("speaker.say")).isTrue();
+        assertThat(gadget.path("events").findValuesAsText("name")).contains("shaken", "picked_up");
+        assertThat(gadget.path("capabilities").path("speaker").asBoolean()).isTrue();
+        assertThat(gadget.path("lastSeen").isNull()).isFalse();
+
+        bot.kill();
+
+        Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> !listed(alice, bot.gadgetId()).path("online").asBoolean());
+    }
+
+    @Test
+    void aDirectCommandRoundTripsAndSpeechIsReportedAsAcceptedNotCompleted() {
+        DeskBot bot = boards.deskBot(alice);
+
+        Response shown = alice.post("/api/v1/gadgets/" + bot.gadgetId() + "/commands",
+                "{\"command\":\"display.show_text\",\"params\":{\"text\":\"hello\"}}");
+        Response said = alice.post("/api/v1/gadgets/" + bot.gadgetId() + "/commands",
+                "{\"command\":\"speaker.say\",\"params\":{\"text\":\"good morning\"}}");
+
+        assertThat(shown.status()).as(shown.body()).isEqualTo(200);
+        assertThat(shown.json().path("outcome").asText()).isEqualTo("completed");
+        assertThat(bot.screenText()).isEqualTo("hello");
+        assertThat(said.json().path("outcome").asText()).isEqualTo("accepted");
+        assertThat(said.json().at("/payload/status").asText()).isEqualTo("fetching");
+    }
+
+    @Test
+    void aDeviceErrorIsReportedAsFailedWithItsCode() {
+        DeskBot bot = boards.deskBot(alice);
+        bot.setSpeakerOn(false);
+
+        Response said = alice.post("/api/v1/gadgets/" + bot.gadgetId() + "/commands",
+                "{\"command\":\"speaker.say\",\"params\":{\"text\":\"hi\"}}");
+
+        assertThat(said.json().path("outcome").asText()).isEqualTo("failed");
+        assertThat(said.json().path("errorCode").asText()).isEqualTo("speaker_off");
+    }
+
+    @Test
+    void noAnswerByTheDeadlineIsUnknownAndIsNeverSentAgain() {
+        DeskBot bot = boards.deskBot(alice);
+        bot.setSilent(true);
+
+        Response read = alice.post("/api/v1/gadgets/" + bot.gadgetId() + "/commands", "{\"command\":\"imu.read\"}");
+
+        assertThat(read.json().path("outcome").asText()).isEqualTo("unknown");
+        bot.setSilent(false);
+        assertThat(bot.invocations()).hasSize(1);
+    }
+
+    @Test
+    void anOfflineGadgetFailsFastAndNothingIsPublished() throws Exception {
+        DeskBot bot = boards.deskBot(alice);
+        String gadgetId = bot.gadgetId();
+        List<String> published = new ArrayList<>();
+        var watcher = PlatformSubscriber.subscribe("ringzero/v1/gadgets/" + gadgetId + "/invoke", published);
+        bot.kill();
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !listed(alice, gadgetId).path("online").asBoolean());
+
+        Response response = alice.post("/api/v1/gadgets/" + gadgetId + "/commands",
+                "{\"command\":\"display.show_text\",\"params\":{\"text\":\"x\"}}");
+
+        assertThat(response.status()).isEqualTo(409);
+        assertThat(response.problemType()).endsWith("/gadget-offline");
+        Thread.sleep(300);
+        assertThat(published).isEmpty();
+        watcher.close();
+    }
+
+    @Test
+    void unregisteredPrivilegedAndForeignCommandsAreRefusedClearly() {
+        DeskBot bot = boards.deskBot(alice);
+        Api bob = Api.at(port).newOwner("bob");
+        String commands = "/api/v1/gadgets/" + bot.gadgetId() + "/commands";
+
+        Response unregistered = alice.post(commands, "{\"command\":\"chassis.drive\",\"params\":{}}");
+        Response privileged = alice.post(commands, "{\"command\":\"device.ota\",\"params\":{}}");
+        Response foreign = bob.post(commands, "{\"command\":\"display.show_text\",\"params\":{\"text\":\"x\"}}");
+
+        assertThat(unregistered.status()).isEqualTo(400);
+        assertThat(unregistered.problemType()).endsWith("/command-unregistered");
+        assertThat(privileged.status()).isEqualTo(403);
+        assertThat(privileged.problemType()).endsWith("/command-privileged");
+        assertThat(foreign.status()).isEqualTo(404);
+        assertThat(bob.get("/api/v1/gadgets/" + bot.gadgetId()).status()).isEqualTo(404);
+        assertThat(bob.delete("/api/v1/gadgets/" + bot.gadgetId()).status()).isEqualTo(404);
+        assertThat(bot.invocations()).isEmpty();
+    }
+
+    @Test
+    void aBoardCannotPublishOnAnotherBoardsTopicsNorReadItsInvocations() {
+        DeskBot a = boards.deskBot(alice);
+        DeskBot b = boards.deskBot(alice);
+
+        RawSubscription snoop = a.subscribeRaw("ringzero/v1/gadgets/" + b.gadgetId() + "/invoke");
+        a.publishRawTo("ringzero/v1/gadgets/" + b.gadgetId() + "/invoke",
+                ("{\"method\":\"link.invoke\",\"id\":\"forged-1\",\"command\":\"display.show_text\","
+                        + "\"params\":{\"text\":\"forged\"},\"timeout_ms\":5000}").getBytes(StandardCharsets.UTF_8));
+        Response real = alice.post("/api/v1/gadgets/" + b.gadgetId() + "/commands",
+                "{\"command\":\"display.show_text\",\"params\":{\"text\":\"real\"}}");
+
+        assertThat(real.json().path("outcome").asText()).isEqualTo("completed");
+        assertThat(snoop.granted()).isFalse();
+        assertThat(snoop.messages()).isEmpty();
+        assertThat(b.invocations()).extracting(invocation -> invocation.id()).doesNotContain("forged-1");
+        assertThat(b.screenText()).isEqualTo("real");
+    }
+
+    @Test
+    void aBoardCannotConnectWithAnotherClientIdentityOrAWrongPassword() {
+        LinkConfig config = Boards.pair(alice, "desk");
+
+        assertThatExceptionOfType(BoardLinkException.class).isThrownBy(() ->
+                new DeskBot(new LinkConfig(config.brokerUrl(), config.gadgetId(), "wrong-password")).start());
+    }
+
+    @Test
+    void unpairingNotifiesTheBoardClosesItAndItsCredentialStopsWorking() {
+        DeskBot bot = boards.deskBot(alice);
+
+        assertThat(alice.delete("/api/v1/gadgets/" + bot.gadgetId()).status()).isEqualTo(204);
+
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(bot::unpaired);
+        assertThat(bot.controlNotices()).extracting(notice -> notice.event()).contains("link.unpaired");
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !bot.isConnected());
+        assertThatExceptionOfType(BoardLinkException.class)
+                .isThrownBy(() -> new DeskBot(bot.config()).start())
+                .satisfies(refused -> assertThat(refused.isAuthFailure()).isTrue());
+        assertThat(listed(alice, bot.gadgetId())).isNull();
+        assertThat(alice.get("/api/v1/gadgets/" + bot.gadgetId()).status()).isEqualTo(404);
+    }
+
+    @Test
+    void malformedAndOversizedMessagesAreCountedAndTheGatewayKeepsServing() {
+        DeskBot bot = boards.deskBot(alice);
+        double malformedBefore = rejected("malformed");
+        double oversizedBefore = rejected("oversized");
+
+        bot.publishRaw("events", "{not json".getBytes(StandardCharsets.UTF_8));
+        bot.publishRaw("results", "[1,2,3]".getBytes(StandardCharsets.UTF_8));
+        bot.publishRaw("events", new byte[300 * 1024]);
+
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> rejected("malformed") >= malformedBefore + 2
+                && rejected("oversized") >= oversizedBefore + 1);
+        Response still = alice.post("/api/v1/gadgets/" + bot.gadgetId() + "/commands",
+                "{\"command\":\"display.show_text\",\"params\":{\"text\":\"still here\"}}");
+        assertThat(still.json().path("outcome").asText()).isEqualTo("completed");
+    }
+
+    @Test
+    void aRejectedRegistrationIsAnsweredWithACodeAndKeepsThePreviousOne() {
+        DeskBot bot = boards.deskBot(alice);
+        bot.customizeRegistration(params -> {
+            List<Map<String, Object>> events = new ArrayList<>();
+            for (int i = 0; i < 17; i++) {
+                events.add(Map.of("name", "event_" + i, "description", "too many"));
+            }
+            params.put("events", events);
+        });
+
+        bot.register();
+
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> bot.lastRegisterReply()
+                .map(reply -> !reply.ok()).orElse(false));
+        assertThat(bot.lastRegisterReply().orElseThrow().errorCode()).isEqualTo("invalid_events");
+        assertThat(listed(alice, bot.gadgetId()).path("commands").has("speaker.say")).isTrue();
+        assertThat(listed(alice, bot.gadgetId()).path("events").findValuesAsText("name")).doesNotContain("event_0");
+    }
+
+    @Test
+    void pairingRefusesBadIdsAndIdsThatArePairedAlready() {
+        LinkConfig config = Boards.pair(alice, "desk");
+        Api bob = Api.at(port).newOwner("bob");
+
+        Response again = bob.post("/api/v1/gadgets", "{\"id\":\"" + config.gadgetId() + "\"}");
+        Response bad = alice.post("/api/v1/gadgets", "{\"id\":\"../etc\"}");
+        Response wildcard = alice.post("/api/v1/gadgets", "{\"id\":\"a+b\"}");
+
+        assertThat(again.status()).isEqualTo(409);
+        assertThat(bad.status()).isEqualTo(400);
+        assertThat(wildcard.status()).isEqualTo(400);
+    }
+
+    private double rejected(String reason) {
+        var counter = meters.find("ringzero.link.rejected").tag("reason", reason).counter();
+        return counter == null ? 0 : counter.count();
+    }
+}

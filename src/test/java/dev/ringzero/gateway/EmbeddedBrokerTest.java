@@ -1,0 +1,106 @@
+package dev.ringzero.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+import dev.ringzero.firmware.BoardLinkException;
+import dev.ringzero.firmware.DeskBot;
+import dev.ringzero.firmware.LinkConfig;
+import dev.ringzero.firmware.RawSubscription;
+import dev.ringzero.gadgets.GadgetStore;
+import dev.ringzero.support.Api;
+import dev.ringzero.support.Boards;
+import dev.ringzero.support.PlatformTest;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/**
+ * The zero-setup broker enforces the same identity rules as Mosquitto: a second, embedded
+ * broker on its own port, reading the platform's pairings, checked with real boards.
+ */
+class EmbeddedBrokerTest extends PlatformTest {
+
+    private static final int PORT = 18841;
+
+    @LocalServerPort
+    int port;
+    @Autowired
+    GadgetStore gadgets;
+
+    private EmbeddedBroker underTest;
+    private Api alice;
+    private final Boards boards = new Boards();
+
+    @BeforeEach
+    void startBroker() {
+        underTest = new EmbeddedBroker(new MqttSettings(true, "127.0.0.1", PORT, "ringzero-platform", null, "t", null),
+                "embedded-service-secret", gadgets);
+        underTest.start();
+        alice = Api.at(port).newOwner("alice");
+    }
+
+    @AfterEach
+    void stopBroker() {
+        boards.close();
+        underTest.stop();
+    }
+
+    private LinkConfig onEmbedded(LinkConfig config) {
+        return new LinkConfig("tcp://127.0.0.1:" + PORT, config.gadgetId(), config.password());
+    }
+
+    @Test
+    void aPairedBoardConnectsWithItsOwnCredentialOnly() {
+        LinkConfig config = onEmbedded(Boards.pair(alice, "desk"));
+
+        DeskBot bot = boards.connect(new DeskBot(config));
+
+        assertThat(bot.isConnected()).isTrue();
+        assertThatExceptionOfType(BoardLinkException.class).isThrownBy(() ->
+                new DeskBot(new LinkConfig(config.brokerUrl(), config.gadgetId(), "wrong")).start());
+        assertThatExceptionOfType(BoardLinkException.class).isThrownBy(() ->
+                new DeskBot(new LinkConfig(config.brokerUrl(), "not-paired", config.password())).start());
+    }
+
+    @Test
+    void aClientIdThatIsNotTheGadgetsOwnIsRefused() throws Exception {
+        LinkConfig config = onEmbedded(Boards.pair(alice, "desk"));
+        LinkConfig other = onEmbedded(Boards.pair(alice, "desk"));
+
+        DeskBot debugging = boards.connect(new DeskBot(config.withSuffix("debug")));
+        var impostor = new org.eclipse.paho.client.mqttv3.MqttClient(config.brokerUrl(), other.gadgetId(),
+                new org.eclipse.paho.client.mqttv3.persist.MemoryPersistence());
+        var options = new org.eclipse.paho.client.mqttv3.MqttConnectOptions();
+        options.setUserName(config.gadgetId());
+        options.setPassword(config.password().toCharArray());
+
+        assertThat(debugging.isConnected()).isTrue();
+        assertThatExceptionOfType(org.eclipse.paho.client.mqttv3.MqttException.class)
+                .isThrownBy(() -> impostor.connect(options));
+        impostor.close();
+    }
+
+    @Test
+    void aBoardCannotSubscribeToOrPublishOnAnotherBoardsTopics() {
+        DeskBot a = boards.connect(new DeskBot(onEmbedded(Boards.pair(alice, "desk"))));
+        DeskBot b = boards.connect(new DeskBot(onEmbedded(Boards.pair(alice, "desk"))));
+        RawSubscription bWatchesItsInvoke = b.subscribeRaw("ringzero/v1/gadgets/" + b.gadgetId() + "/invoke");
+
+        RawSubscription snoop = a.subscribeRaw("ringzero/v1/gadgets/" + b.gadgetId() + "/invoke");
+        RawSubscription everything = a.subscribeRaw("ringzero/v1/gadgets/+/invoke");
+        a.publishRawTo("ringzero/v1/gadgets/" + b.gadgetId() + "/invoke",
+                "{\"method\":\"link.invoke\",\"id\":\"forged\"}".getBytes(StandardCharsets.UTF_8));
+
+        assertThat(snoop.granted()).isFalse();
+        assertThat(everything.granted()).isFalse();
+        Awaitility.await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2))
+                .until(() -> bWatchesItsInvoke.messages().isEmpty());
+    }
+}

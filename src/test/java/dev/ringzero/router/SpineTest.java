@@ -1,0 +1,162 @@
+package dev.ringzero.router;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ringzero.firmware.DeskBot;
+import dev.ringzero.support.Api;
+import dev.ringzero.support.Api.Response;
+import dev.ringzero.support.Boards;
+import dev.ringzero.support.Definitions;
+import dev.ringzero.support.PlatformTest;
+import org.awaitility.Awaitility;
+import org.camunda.bpm.engine.HistoryService;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/** Event → admission → routing → agent-run → link.invoke, end to end on PostgreSQL, Mosquitto and a desk bot. */
+class SpineTest extends PlatformTest {
+
+    @LocalServerPort
+    int port;
+    @Autowired
+    HistoryService history;
+
+    private final Boards boards = new Boards();
+    private Api alice;
+    private DeskBot bot;
+
+    @BeforeEach
+    void setUp() {
+        alice = Api.at(port).newOwner("alice");
+        bot = boards.deskBot(alice);
+        bot.shakeCooldown(Duration.ZERO);
+    }
+
+    @AfterEach
+    void tearDown() {
+        boards.close();
+    }
+
+    private String createAgent(String definition) {
+        Response created = alice.post("/api/v1/gadget-agents", definition);
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        return created.json().path("id").asText();
+    }
+
+    private List<JsonNode> runs(String agentId) {
+        return alice.get("/api/v1/gadget-agents/" + agentId + "/runs").json().findParents("status");
+    }
+
+    private List<String> decisions(String agentId) {
+        return alice.get("/api/v1/gadget-agents/" + agentId + "/decisions").json().findValuesAsText("reason");
+    }
+
+    private List<String> inbox() {
+        return alice.get("/api/v1/inbox").json().findValuesAsText("text");
+    }
+
+    @Test
+    void aHardShakePlaysTheBarkOnceAndTheRunSucceeds() {
+        String agentId = createAgent(Definitions.barkWhenShakenHard(bot.gadgetId(), null));
+
+        bot.shake("hard");
+
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> runs(agentId).stream()
+                .anyMatch(run -> run.path("status").asText().equals("succeeded")));
+        assertThat(bot.invocations()).singleElement().satisfies(invocation -> {
+            assertThat(invocation.command()).isEqualTo("speaker.play_url");
+            assertThat(invocation.params()).containsEntry("url", "https://example.org/bark.mp3?s=hard");
+        });
+        JsonNode run = alice.get("/api/v1/runs/" + runs(agentId).get(0).path("id").asText()).json();
+        assertThat(run.at("/actions/0/outcome").asText()).isEqualTo("accepted");
+        assertThat(run.path("triggerKind").asText()).isEqualTo("gadget.event");
+        assertThat(decisions(agentId)).containsExactly("matched");
+        assertThat(history.createHistoricProcessInstanceQuery().processDefinitionKey("agent-run")
+                .processInstanceBusinessKey(run.path("id").asText()).count()).isEqualTo(1);
+    }
+
+    @Test
+    void aGentleShakeIsFilteredOutAndStartsNoRun() {
+        String agentId = createAgent(Definitions.barkWhenShakenHard(bot.gadgetId(), null));
+
+        bot.shake("gentle");
+
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !decisions(agentId).isEmpty());
+        assertThat(decisions(agentId)).containsExactly("filtered_out");
+        assertThat(runs(agentId)).isEmpty();
+        assertThat(bot.invocations()).isEmpty();
+    }
+
+    @Test
+    void theSameEventIdPublishedThreeTimesRunsOnce() {
+        String agentId = createAgent(Definitions.barkWhenShakenHard(bot.gadgetId(), null));
+
+        String eventId = bot.emitEvent("shaken", Map.of("peak_g", 2.5, "strength", "hard"));
+        bot.emitEvent(eventId, "shaken", Map.of("peak_g", 2.5, "strength", "hard"));
+        bot.emitEvent(eventId, "shaken", Map.of("peak_g", 2.5, "strength", "hard"));
+
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> bot.invocations().size() == 1);
+        Awaitility.await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3))
+                .until(() -> runs(agentId).size() == 1);
+        assertThat(bot.invocations()).hasSize(1);
+    }
+
+    @Test
+    void anEventNoAgentListensForGoesToTheInbox() {
+        createAgent(Definitions.barkWhenShakenHard(bot.gadgetId(), null));
+
+        bot.pickUp();
+
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> inbox().stream()
+                .anyMatch(text -> text.startsWith("[Gadget event] " + bot.gadgetId() + ": picked_up")));
+    }
+
+    @Test
+    void anAgentInCooldownRecordsCooldownAndNothingGoesToTheInbox() {
+        String agentId = createAgent(Definitions.showTextWhenShaken(bot.gadgetId(),
+                "{\"runsPerHour\":100,\"cooldownSeconds\":3600}", "parallel"));
+
+        bot.emitEvent("shaken", Map.of("strength", "hard", "peak_g", 2.2));
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> bot.invocations().size() == 1);
+        bot.emitEvent("shaken", Map.of("strength", "gentle", "peak_g", 1.1));
+
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> decisions(agentId).contains("cooldown"));
+        assertThat(runs(agentId)).extracting(run -> run.path("status").asText()).contains("cooldown");
+        assertThat(inbox()).noneMatch(text -> text.contains("shaken"));
+        assertThat(bot.invocations()).hasSize(1);
+    }
+
+    @Test
+    void anExplicitRunIsNotBlockedByTheProactiveBudget() {
+        String agentId = createAgent(Definitions.showTextWhenShaken(bot.gadgetId(),
+                "{\"runsPerHour\":1,\"cooldownSeconds\":3600}", "parallel"));
+        bot.emitEvent("shaken", Map.of("strength", "hard", "peak_g", 2.2));
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> bot.invocations().size() == 1);
+
+        Response started = alice.post("/api/v1/gadget-agents/" + agentId + "/runs", "{}");
+
+        assertThat(started.status()).isEqualTo(202);
+        assertThat(started.json().path("status").asText()).isEqualTo("admitted");
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> bot.invocations().size() == 2);
+    }
+
+    @Test
+    void anotherOwnerGets404OnRunsDecisionsAndExplicitRuns() {
+        String agentId = createAgent(Definitions.barkWhenShakenHard(bot.gadgetId(), null));
+        Api bob = Api.at(port).newOwner("bob");
+
+        assertThat(bob.get("/api/v1/gadget-agents/" + agentId + "/runs").status()).isEqualTo(404);
+        assertThat(bob.get("/api/v1/gadget-agents/" + agentId + "/decisions").status()).isEqualTo(404);
+        assertThat(bob.post("/api/v1/gadget-agents/" + agentId + "/runs", "{}").status()).isEqualTo(404);
+        String runId = alice.post("/api/v1/gadget-agents/" + agentId + "/runs", "{}").json().path("runId").asText();
+        assertThat(bob.get("/api/v1/runs/" + runId).status()).isEqualTo(404);
+    }
+}
