@@ -54,6 +54,16 @@ class AgentController {
         return view(agents.current(caller.accountId(), id));
     }
 
+    @GetMapping("/api/v1/gadget-agents/{id}/revisions/{revision}")
+    @Operation(summary = "One stored revision's spec (revisions are immutable and kept)")
+    JsonNode revision(Caller caller, @PathVariable String id, @PathVariable int revision) {
+        var current = agents.current(caller.accountId(), id);
+        if (revision < 1 || revision > current.agent().currentRevision()) {
+            throw dev.ringzero.web.ApiProblem.notFound("revision");
+        }
+        return agents.spec(id, revision).toJson();
+    }
+
     @PutMapping("/api/v1/gadget-agents/{id}")
     @Operation(summary = "Revise: a new immutable revision becomes current; work of the old one is fenced")
     AgentView revise(Caller caller, @PathVariable String id, @RequestBody JsonNode body) {

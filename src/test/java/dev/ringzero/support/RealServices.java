@@ -20,11 +20,12 @@ import java.util.stream.Stream;
  * database and a fresh broker state, so runs do not see each other's leftovers.
  *
  * <p>Settings: {@code RINGZERO_TEST_PG} (JDBC URL of the server's admin database),
- * {@code RINGZERO_TEST_PG_USER}, {@code RINGZERO_TEST_MQTT_PORT}.
+ * {@code RINGZERO_TEST_PG_USER}, {@code RINGZERO_TEST_DB}, {@code RINGZERO_TEST_MQTT_PORT}. The broker this
+ * fixture starts is stopped when the test JVM exits.
  */
 public final class RealServices {
 
-    public static final String DATABASE = "ringzero_test";
+    public static final String DATABASE = env("RINGZERO_TEST_DB", "ringzero_test");
     public static final String MQTT_SERVICE_PASSWORD = "ringzero-test-service";
 
     private static final String ADMIN_URL = env("RINGZERO_TEST_PG", "jdbc:postgresql://127.0.0.1:5432/postgres");
@@ -91,6 +92,13 @@ public final class RealServices {
             if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
                 throw new IllegalStateException("mqtt-broker/start.sh failed; is mosquitto 2 installed?");
             }
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    stopBroker(state);
+                } catch (IOException | InterruptedException | IllegalStateException e) {
+                    // best effort: the next run stops it through the pid file
+                }
+            }, "stop-test-broker"));
         } catch (IOException e) {
             throw new IllegalStateException("cannot start the test broker", e);
         } catch (InterruptedException e) {

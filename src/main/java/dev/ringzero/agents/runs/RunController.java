@@ -32,9 +32,11 @@ class RunController {
     private final RunLauncher launcher;
     private final TransactionTemplate transactions;
     private final ObjectMapper json;
+    private final DryRun dryRun;
 
     RunController(AgentService agents, RunStore runs, RunLauncher launcher, TransactionTemplate transactions,
-            ObjectMapper json) {
+            ObjectMapper json, DryRun dryRun) {
+        this.dryRun = dryRun;
         this.agents = agents;
         this.runs = runs;
         this.launcher = launcher;
@@ -66,6 +68,23 @@ class RunController {
                 current.agent().currentRevision(), "invoke", trigger, null, false)));
         RunStore.Run run = runs.find(runId).orElseThrow();
         return new RunStarted(runId, run.status(), run.reason());
+    }
+
+    @PostMapping("/api/v1/gadget-agents/{id}/dry-run")
+    @Operation(summary = "Dry run of a saved agent: matched trigger, rendered actions, verdicts; no hardware effect")
+    DryRun.Report dryRun(Caller caller, @PathVariable String id, @RequestBody(required = false) DryRunRequest body) {
+        return dryRun.saved(caller.accountId(), id, body == null ? null : body.trigger());
+    }
+
+    @PostMapping("/api/v1/gadget-agents/dry-run")
+    @Operation(summary = "Dry run of an unsaved definition (validated first); no hardware effect, nothing stored")
+    DryRun.Report dryRunUnsaved(Caller caller, @RequestBody JsonNode body) {
+        JsonNode definition = body.has("definition") ? body.get("definition") : body;
+        return dryRun.unsaved(caller.accountId(), agents.validate(caller.accountId(), definition),
+                body.has("definition") ? body.get("trigger") : null);
+    }
+
+    record DryRunRequest(JsonNode trigger) {
     }
 
     @GetMapping("/api/v1/gadget-agents/{id}/runs")
