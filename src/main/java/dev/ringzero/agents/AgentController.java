@@ -25,16 +25,29 @@ import org.springframework.web.bind.annotation.RestController;
 class AgentController {
 
     private final AgentService agents;
+    private final dev.ringzero.agents.runs.RunStore runs;
     private final ObjectMapper json;
+    private final java.time.Clock clock;
 
-    AgentController(AgentService agents, ObjectMapper json) {
+    AgentController(AgentService agents, dev.ringzero.agents.runs.RunStore runs, ObjectMapper json,
+            java.time.Clock clock) {
         this.agents = agents;
+        this.runs = runs;
         this.json = json;
+        this.clock = clock;
     }
 
-    /** An agent as its owner reads it: the current spec and revision, switch and state. */
+    /** An agent as its owner reads it: the current spec and revision, switch, state, last run and budget. */
     record AgentView(String id, String name, String kind, int revision, boolean enabled, JsonNode spec,
-            JsonNode state, int stateVersion, Instant createdAt, Instant updatedAt) {
+            JsonNode state, int stateVersion, Instant createdAt, Instant updatedAt, LastRun lastRun,
+            BudgetView budget) {
+    }
+
+    record LastRun(String id, String status, String reason, Instant createdAt) {
+    }
+
+    /** Proactive budget: runs left in the rolling hour and when the next proactive run may start. */
+    record BudgetView(int runsLeftThisHour, Instant nextEligibleAt) {
     }
 
     @PostMapping("/api/v1/gadget-agents")
@@ -108,8 +121,12 @@ class AgentController {
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             state = json.nullNode();
         }
+        LastRun lastRun = runs.list(agent.id(), 1).stream().findFirst()
+                .map(run -> new LastRun(run.id(), run.status(), run.reason(), run.createdAt())).orElse(null);
+        var left = dev.ringzero.kernel.Budgets.left(KernelBudgets.of(current.spec()),
+                runs.usage(agent.id(), clock.instant()), clock.instant());
         return new AgentView(agent.id(), agent.name(), current.spec().kind().json(), agent.currentRevision(),
                 agent.enabled(), current.spec().toJson(), state, agent.stateVersion(), agent.createdAt(),
-                agent.updatedAt());
+                agent.updatedAt(), lastRun, new BudgetView(left.runsLeftThisHour(), left.nextEligibleAt()));
     }
 }

@@ -10,6 +10,9 @@ import dev.ringzero.accounts.Caller;
 import dev.ringzero.gateway.Dispatcher;
 import dev.ringzero.gateway.Outcome;
 import dev.ringzero.kernel.ActionRequest;
+import dev.ringzero.kernel.Claim;
+import dev.ringzero.kernel.CommandKind;
+import dev.ringzero.policy.SpeakerFloor;
 import dev.ringzero.kernel.Priority;
 import dev.ringzero.kernel.Subject;
 import dev.ringzero.web.ApiProblem;
@@ -38,10 +41,12 @@ class GadgetController {
     private final GadgetRegistry registry;
     private final GadgetStore store;
     private final Dispatcher dispatcher;
+    private final SpeakerFloor floor;
     private final Clock clock;
 
     GadgetController(GadgetService pairing, GadgetRegistry registry, GadgetStore store, Dispatcher dispatcher,
-            Clock clock) {
+            SpeakerFloor floor, Clock clock) {
+        this.floor = floor;
         this.pairing = pairing;
         this.registry = registry;
         this.store = store;
@@ -104,7 +109,8 @@ class GadgetController {
     CommandResult command(Caller caller, @PathVariable String id, @Valid @RequestBody CommandRequest body) {
         ActionRequest request = new ActionRequest(new Subject.Owner(caller.accountId()), id, body.command(),
                 body.params(), Priority.INTERACTION, clock.instant());
-        Outcome outcome = dispatcher.invokeAndWait(request, "direct");
+        Outcome outcome = CommandKind.of(body.command()) == CommandKind.SOUND ? speakNow(request)
+                : dispatcher.invokeAndWait(request, "direct");
         if (outcome instanceof Outcome.Offline) {
             throw ApiProblem.conflict("gadget-offline", "gadget '" + id + "' is offline; nothing was sent");
         }
@@ -122,6 +128,30 @@ class GadgetController {
         }
         return new CommandResult(outcome.invocationId(), "unknown", null, null,
                 "no answer before the deadline; not retried");
+    }
+
+    /**
+     * The person's own sound takes the speaker at once: background sound that holds it is stopped
+     * first (the device's speaker.stop), queued background sound waits behind this one.
+     */
+    private Outcome speakNow(ActionRequest request) {
+        String ticket = "direct:" + java.util.UUID.randomUUID();
+        Claim claim = floor.request(request.gadgetId(), ticket, Priority.INTERACTION, request.at());
+        if (claim instanceof Claim.Preempted && registry.command(request.gadgetId(), "speaker.stop").isPresent()) {
+            dispatcher.invokeAndWait(new ActionRequest(request.subject(), request.gadgetId(), "speaker.stop",
+                    Map.of(), Priority.INTERACTION, clock.instant()), "direct");
+        }
+        Dispatcher.Dispatch dispatch = dispatcher.send(request, "direct", null);
+        if (!(dispatch instanceof Dispatcher.Sent sent)) {
+            floor.release(request.gadgetId(), ticket);
+            return ((Dispatcher.NotSent) dispatch).outcome();
+        }
+        floor.playing(sent.invocationId(), request.gadgetId(), ticket);
+        Outcome outcome = dispatcher.await(sent);
+        if (!(outcome instanceof Outcome.Accepted)) {
+            floor.ended(sent.invocationId());
+        }
+        return outcome;
     }
 
     private static ApiProblem refusal(Outcome.Denied denied) {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ringzero.gadgets.GadgetStore;
+import dev.ringzero.policy.SpeakerFloor;
 import dev.ringzero.router.EventAdmission;
 import dev.ringzero.router.IncomingEvent;
 import org.springframework.dao.DataAccessException;
@@ -23,6 +24,12 @@ import org.springframework.stereotype.Component;
 @Component
 public class LinkGateway {
 
+    /** Playback of an invocation ended (data.invocation): frees the gadget's speaker. */
+    static final String SPEAKER_IDLE = "speaker_idle";
+    /** Push-to-talk: the person is interacting; background sound waits. */
+    static final String PTT_STARTED = "ptt_started";
+    static final String PTT_ENDED = "ptt_ended";
+
     private final GadgetStore gadgets;
     private final EventAdmission admission;
     private final Dispatcher dispatcher;
@@ -31,9 +38,12 @@ public class LinkGateway {
     private final ObjectMapper json;
     private final Clock clock;
     private final Optional<DynsecBrokerAccess> dynsec;
+    private final SpeakerFloor floor;
 
     LinkGateway(GadgetStore gadgets, EventAdmission admission, Dispatcher dispatcher, LinkPublisher publisher,
-            LinkRejections rejections, ObjectMapper json, Clock clock, Optional<DynsecBrokerAccess> dynsec) {
+            LinkRejections rejections, ObjectMapper json, Clock clock, Optional<DynsecBrokerAccess> dynsec,
+            SpeakerFloor floor) {
+        this.floor = floor;
         this.gadgets = gadgets;
         this.admission = admission;
         this.dispatcher = dispatcher;
@@ -127,8 +137,21 @@ public class LinkGateway {
             rejections.reject(gadget.id(), "malformed", "link.event needs params {id, event, data?}");
             return;
         }
-        admission.admitAndRoute(new IncomingEvent(gadget.id(), gadget.ownerId(), eventId, name,
-                params.path("data").isObject() ? params.get("data") : json.createObjectNode(), "mqtt"));
+        JsonNode data = params.path("data").isObject() ? params.get("data") : json.createObjectNode();
+        if (SPEAKER_IDLE.equals(name)) {
+            // a link signal for ring 0's speaker floor, not an agent trigger (nor inbox noise)
+            floor.ended(data.path("invocation").asText(""));
+            return;
+        }
+        EventAdmission.Result admitted = admission.admitAndRoute(new IncomingEvent(gadget.id(), gadget.ownerId(),
+                eventId, name, data, "mqtt"));
+        if (admitted instanceof EventAdmission.Admitted) {
+            if (PTT_STARTED.equals(name)) {
+                floor.interactionStarted(gadget.id());
+            } else if (PTT_ENDED.equals(name)) {
+                floor.interactionEnded(gadget.id());
+            }
+        }
     }
 
     private void result(String gadgetId, JsonNode message) {

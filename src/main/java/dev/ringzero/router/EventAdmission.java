@@ -63,7 +63,8 @@ public class EventAdmission {
         return result;
     }
 
-    Result admit(IncomingEvent event) {
+    /** Admits durably without routing; the router (or its recovery sweep) routes what is admitted. */
+    public Result admit(IncomingEvent event) {
         String data = canonicalData(event);
         String contentKey = Tokens.sha256(event.name() + "\n" + data);
         Instant now = clock.instant();

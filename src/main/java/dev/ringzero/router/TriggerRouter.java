@@ -40,9 +40,11 @@ public class TriggerRouter {
     private final InboxService inbox;
     private final Clock clock;
     private final List<Matcher> matchers;
+    private final FallbackWebhook fallbackWebhook;
 
     TriggerRouter(JdbcClient jdbc, TransactionTemplate transactions, InboxService inbox, Clock clock,
-            List<Matcher> matchers) {
+            List<Matcher> matchers, FallbackWebhook fallbackWebhook) {
+        this.fallbackWebhook = fallbackWebhook;
         this.jdbc = jdbc;
         this.transactions = transactions;
         this.inbox = inbox;
@@ -100,9 +102,10 @@ public class TriggerRouter {
     }
 
     private void fallback(StoredEvent event) {
-        inbox.post(event.ownerId(), "gadget_event",
-                "[Gadget event] " + event.gadgetId() + ": " + event.name() + " " + event.data(),
-                "{\"gadget\":\"" + event.gadgetId() + "\",\"event\":\"" + event.name() + "\",\"eventId\":\""
-                        + event.id() + "\"}");
+        String text = "[Gadget event] " + event.gadgetId() + ": " + event.name() + " " + event.data();
+        String data = "{\"gadget\":\"" + event.gadgetId() + "\",\"event\":\"" + event.name() + "\",\"eventId\":\""
+                + event.id() + "\",\"data\":" + event.data() + "}";
+        inbox.post(event.ownerId(), "gadget_event", text, data);
+        fallbackWebhook.deliverAfterCommit(event.ownerId(), text, data);
     }
 }

@@ -9,6 +9,7 @@ public final class ProcessIds {
 
     public static final String MESSAGE_LINK_RESULT = "linkResult";
     public static final String MESSAGE_AGENT_TURN = "agentTurn";
+    public static final String MESSAGE_SPEAKER_TURN = "speakerTurn";
 
     public static final String VAR_RUN_ID = "runId";
 

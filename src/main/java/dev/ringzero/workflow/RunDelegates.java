@@ -57,6 +57,7 @@ class RunDelegates {
         return execution -> {
             AgentRuns.DispatchStep step = runs.dispatch(runId(execution), (Integer) execution.getVariable("actionIndex"));
             execution.setVariableLocal("sent", step.sent());
+            execution.setVariableLocal("waiting", step.waiting());
             execution.setVariableLocal("invocationId", step.invocationId());
             execution.setVariableLocal("commandTimeout", step.sent() ? step.timeout().plus(ANSWER_GRACE).toString()
                     : "PT0S");
@@ -95,6 +96,45 @@ class RunDelegates {
             runtime.createMessageCorrelation(ProcessIds.MESSAGE_LINK_RESULT).processInstanceBusinessKey(runId)
                     .correlateAll();
         };
+    }
+
+    /**
+     * Speaker turns: a granted run is woken to dispatch (and re-ask the kernel); a stale one is
+     * recorded as dropped and woken to move on. A turn nobody waits for any more (the run ended)
+     * is handed back at once, so a vanished run can never hold a speaker.
+     */
+    @Bean
+    dev.ringzero.policy.SpeakerFloor.TurnListener runSpeakerTurns(AgentRuns runs, RuntimeService runtime,
+            dev.ringzero.policy.SpeakerFloor floor) {
+        return (gadgetId, turns) -> {
+            for (dev.ringzero.kernel.Turn turn : turns) {
+                String[] ticket = ticketOf(turn).split(":");
+                if (ticket.length != 3 || !"run".equals(ticket[0])) {
+                    continue;
+                }
+                boolean granted = turn instanceof dev.ringzero.kernel.Turn.Granted;
+                if (turn instanceof dev.ringzero.kernel.Turn.DroppedStale) {
+                    runs.dropStale(ticket[1], Integer.parseInt(ticket[2]));
+                } else if (!granted) {
+                    continue;
+                }
+                var woken = runtime.createMessageCorrelation(ProcessIds.MESSAGE_SPEAKER_TURN)
+                        .processInstanceBusinessKey(ticket[1]).correlateAllWithResult();
+                if (woken.isEmpty() && granted) {
+                    floor.release(gadgetId, ticketOf(turn));
+                }
+            }
+        };
+    }
+
+    private static String ticketOf(dev.ringzero.kernel.Turn turn) {
+        if (turn instanceof dev.ringzero.kernel.Turn.Granted granted) {
+            return granted.ticket();
+        }
+        if (turn instanceof dev.ringzero.kernel.Turn.DroppedStale stale) {
+            return stale.ticket();
+        }
+        return ((dev.ringzero.kernel.Turn.Preempted) turn).ticket();
     }
 
     private static String runId(DelegateExecution execution) {

@@ -26,5 +26,7 @@ public abstract class PlatformTest {
         registry.add("ringzero.mqtt.service-password", () -> RealServices.MQTT_SERVICE_PASSWORD);
         registry.add("RINGZERO_ADMIN_PASSWORD", () -> ADMIN_PASSWORD);
         registry.add("camunda.bpm.job-execution.wait-time-in-millis", () -> 200);
+        // background sound goes stale after 4 s here (30 s in production) so tests need not wait
+        registry.add("ringzero.speaker.stale-after", () -> "PT4S");
     }
 }

@@ -16,12 +16,16 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ringzero.agents.AgentService;
 import dev.ringzero.agents.AgentStore;
+import dev.ringzero.agents.KernelBudgets;
 import dev.ringzero.agents.definition.AgentSpec;
 import dev.ringzero.agents.definition.Templates;
 import dev.ringzero.gateway.Dispatcher;
 import dev.ringzero.gateway.Outcome;
 import dev.ringzero.kernel.ActionRequest;
 import dev.ringzero.kernel.Budget;
+import dev.ringzero.kernel.Claim;
+import dev.ringzero.kernel.CommandKind;
+import dev.ringzero.policy.SpeakerFloor;
 import dev.ringzero.kernel.DenyReason;
 import dev.ringzero.kernel.PolicyKernel;
 import dev.ringzero.kernel.Priority;
@@ -42,8 +46,15 @@ public class AgentRuns {
     public record Admission(RunStatus status, String reason, List<String> cancelRuns) {
     }
 
-    /** What dispatching one action did: sent (wait for the answer until {@code timeout}) or settled now. */
-    public record DispatchStep(boolean sent, String invocationId, Duration timeout) {
+    /**
+     * What dispatching one action did: sent (wait for the answer until {@code timeout}), waiting for
+     * the gadget's speaker (wait for a turn), or settled now.
+     */
+    public record DispatchStep(boolean sent, boolean waiting, String invocationId, Duration timeout) {
+
+        static DispatchStep settled() {
+            return new DispatchStep(false, false, null, null);
+        }
     }
 
     private final RunStore runs;
@@ -52,12 +63,14 @@ public class AgentRuns {
     private final PolicyKernel kernel;
     private final Dispatcher dispatcher;
     private final GateDesk gates;
+    private final SpeakerFloor floor;
     private final ObjectMapper json;
     private final Clock clock;
 
     AgentRuns(RunStore runs, AgentStore agentStore, AgentService agents, PolicyKernel kernel, Dispatcher dispatcher,
-            GateDesk gates, ObjectMapper json, Clock clock) {
+            GateDesk gates, SpeakerFloor floor, ObjectMapper json, Clock clock) {
         this.gates = gates;
+        this.floor = floor;
         this.runs = runs;
         this.agentStore = agentStore;
         this.agents = agents;
@@ -76,7 +89,7 @@ public class AgentRuns {
         runs.lockAgent(request.agentId());
         AgentSpec spec = agents.spec(request.agentId(), request.revision());
         Subject.AgentRun subject = subject(request);
-        Verdict verdict = kernel.admitRun(subject, budget(spec), runs.usage(request.agentId(), now),
+        Verdict verdict = kernel.admitRun(subject, KernelBudgets.of(spec), runs.usage(request.agentId(), now),
                 request.proactive(), now);
         Admission admission = concurrency(verdict, spec, request);
         boolean counted = admission.status() == RunStatus.ADMITTED || admission.status() == RunStatus.QUEUED;
@@ -152,23 +165,46 @@ public class AgentRuns {
     public DispatchStep dispatch(String runId, int index) {
         RunStore.Run run = runs.find(runId).orElseThrow();
         RunStore.Action action = runs.actions(runId).get(index);
+        if (action.outcome() != null) {
+            return DispatchStep.settled(); // settled while it waited (dropped as stale)
+        }
         if (!RunStatus.RUNNING.wire().equals(run.status())) {
             runs.actionEnded(runId, index, "deny", "denied", "run_" + run.status(), null, clock.instant());
-            return new DispatchStep(false, null, null);
+            return DispatchStep.settled();
+        }
+        Priority priority = run.proactive() ? Priority.PROACTIVE : Priority.EXPLICIT;
+        String ticket = null;
+        if (CommandKind.of(action.command()) == CommandKind.SOUND) {
+            ticket = speakerTicket(runId, index);
+            Claim claim = floor.request(action.gadgetId(), ticket, priority, action.startedAt());
+            if (claim instanceof Claim.Queued) {
+                return new DispatchStep(false, true, null, null);
+            }
+            if (claim instanceof Claim.DroppedStale) {
+                dropStale(runId, index);
+                return DispatchStep.settled();
+            }
         }
         ActionRequest request = new ActionRequest(subject(run), action.gadgetId(), action.command(),
-                read(action.params()), run.proactive() ? Priority.PROACTIVE : Priority.EXPLICIT, clock.instant());
+                read(action.params()), priority, clock.instant());
         Dispatcher.Dispatch dispatch = dispatcher.send(request, "run", runId);
         if (dispatch instanceof Dispatcher.Sent sent) {
             runs.actionSent(runId, index, sent.invocationId());
-            return new DispatchStep(true, sent.invocationId(), Duration.between(clock.instant(), sent.deadline()));
+            if (ticket != null) {
+                floor.playing(sent.invocationId(), action.gadgetId(), ticket);
+            }
+            return new DispatchStep(true, false, sent.invocationId(),
+                    Duration.between(clock.instant(), sent.deadline()));
+        }
+        if (ticket != null) {
+            floor.release(action.gadgetId(), ticket);
         }
         Dispatcher.NotSent notSent = (Dispatcher.NotSent) dispatch;
         if (notSent.verdict() instanceof Verdict.Gate gate) {
             String gateId = gates.fileForRun(run.ownerId(), run.agentId(), runId, action.gadgetId(), action.command(),
                     request.params(), gate.ruleId());
             runs.actionEnded(runId, index, "gate", "gated", null, write(Map.of("gate", gateId)), clock.instant());
-            return new DispatchStep(false, null, null);
+            return DispatchStep.settled();
         }
         Outcome outcome = notSent.outcome();
         String code = outcome instanceof Outcome.Denied denied ? denied.reason() : outcome.status();
@@ -176,7 +212,17 @@ public class AgentRuns {
         if (notSent.verdict() instanceof Verdict.Deny deny && deny.reason().isFence()) {
             runs.end(runId, RunStatus.FENCED.wire(), deny.reason().wire(), clock.instant());
         }
-        return new DispatchStep(false, null, null);
+        return DispatchStep.settled();
+    }
+
+    /** The speaker ticket of one action of one run. */
+    public static String speakerTicket(String runId, int index) {
+        return "run:" + runId + ":" + index;
+    }
+
+    /** A queued sound whose turn came too late (older than the staleness bound): never played late. */
+    public void dropStale(String runId, int index) {
+        runs.actionEnded(runId, index, "allow", "dropped_stale", null, null, clock.instant());
     }
 
     /** Records the device's answer, or {@code unknown} when the deadline passed without one. */
@@ -186,6 +232,9 @@ public class AgentRuns {
         String result = outcome instanceof Outcome.Completed completed ? String.valueOf(completed.payload())
                 : outcome instanceof Outcome.Accepted accepted ? String.valueOf(accepted.payload()) : null;
         runs.actionEnded(runId, index, "allow", outcome.status(), code, result, clock.instant());
+        if (!(outcome instanceof Outcome.Accepted)) {
+            floor.ended(invocationId); // a sound that is not playing on frees the speaker now
+        }
     }
 
     /** maxRunSeconds passed: the run ends failed; whatever was sent stays as the device answers it. */
@@ -201,7 +250,7 @@ public class AgentRuns {
         List<RunStore.Action> actions = runs.actions(runId);
         // a gated action is not a failure: the run did its part, the gate carries the rest
         long good = actions.stream().filter(a -> "completed".equals(a.outcome()) || "accepted".equals(a.outcome())
-                || "gated".equals(a.outcome())).count();
+                || "gated".equals(a.outcome()) || "dropped_stale".equals(a.outcome())).count();
         RunStatus status = actions.isEmpty() || good == actions.size() ? RunStatus.SUCCEEDED
                 : good == 0 ? RunStatus.FAILED : RunStatus.PARTIALLY_FAILED;
         runs.end(runId, status.wire(), null, clock.instant());
@@ -247,11 +296,6 @@ public class AgentRuns {
         return new Subject.AgentRun(run.ownerId(), run.agentId(), run.revision(), run.id());
     }
 
-    private static Budget budget(AgentSpec spec) {
-        AgentSpec.Budget b = spec.budget();
-        return new Budget(Math.max(1, b.runsPerHour()), b.cooldownSeconds(), Math.max(1, b.maxRunSeconds()),
-                b.toolCallsPerRun(), b.tokensPerRun());
-    }
 
     private static String decisionReason(RunStatus status) {
         return switch (status) {

@@ -20,7 +20,6 @@ import dev.ringzero.agents.definition.Templates;
 import dev.ringzero.agents.definition.Trigger;
 import dev.ringzero.kernel.ActionRequest;
 import dev.ringzero.kernel.AgentFacts;
-import dev.ringzero.kernel.Budget;
 import dev.ringzero.kernel.BudgetUsage;
 import dev.ringzero.kernel.PolicyFacts;
 import dev.ringzero.kernel.PolicyKernel;
@@ -112,10 +111,8 @@ public class DryRun {
                 : json.convertValue(given, new TypeReference<LinkedHashMap<String, Object>>() { });
         MatchReport match = match(spec, trigger, now);
         boolean proactive = !"invoke".equals(trigger.get("kind"));
-        AgentSpec.Budget b = spec.budget();
-        VerdictReport admission = verdict(judge.admitRun(subject, new Budget(Math.max(1, b.runsPerHour()),
-                b.cooldownSeconds(), Math.max(1, b.maxRunSeconds()), b.toolCallsPerRun(), b.tokensPerRun()),
-                usage, proactive, now));
+        VerdictReport admission = verdict(judge.admitRun(subject, dev.ringzero.agents.KernelBudgets.of(spec), usage,
+                proactive, now));
         Map<String, Object> context = new HashMap<>();
         context.put("trigger", trigger);
         context.put("event", trigger.getOrDefault("event", Map.of()));

@@ -85,7 +85,7 @@ public class RunStore {
     }
 
     /** Counted (admitted) runs in the budget window, for the kernel's budget check. */
-    BudgetUsage usage(String agentId, Instant now) {
+    public BudgetUsage usage(String agentId, Instant now) {
         Timestamp hourAgo = ts(now.minusSeconds(3600));
         return jdbc.sql("select count(*), min(created_at), (select max(created_at) from rz_run where agent_id = ? "
                         + "and counted) from rz_run where agent_id = ? and counted and created_at > ?")
