@@ -74,14 +74,23 @@ public class CamundaIdentity {
         grantGroup(ANALYSTS, Resources.DEPLOYMENT, Authorization.ANY, Permissions.READ);
     }
 
-    /** Lets an owner read one process instance (Cockpit) that runs on their behalf. */
+    /**
+     * Lets an owner read one process instance that runs on their behalf, while it runs (Cockpit)
+     * and afterwards (its history, with historic instance permissions enabled).
+     */
     public void grantInstance(String userId, String processInstanceId) {
-        Authorization auth = authorizations.createNewAuthorization(Authorization.AUTH_TYPE_GRANT);
-        auth.setUserId(userId);
-        auth.setResource(Resources.PROCESS_INSTANCE);
-        auth.setResourceId(processInstanceId);
-        auth.addPermission(Permissions.READ);
-        authorizations.saveAuthorization(auth);
+        Authorization runtime = authorizations.createNewAuthorization(Authorization.AUTH_TYPE_GRANT);
+        runtime.setUserId(userId);
+        runtime.setResource(Resources.PROCESS_INSTANCE);
+        runtime.setResourceId(processInstanceId);
+        runtime.addPermission(Permissions.READ);
+        authorizations.saveAuthorization(runtime);
+        Authorization history = authorizations.createNewAuthorization(Authorization.AUTH_TYPE_GRANT);
+        history.setUserId(userId);
+        history.setResource(Resources.HISTORIC_PROCESS_INSTANCE);
+        history.setResourceId(processInstanceId);
+        history.addPermission(org.camunda.bpm.engine.authorization.HistoricProcessInstancePermissions.READ);
+        authorizations.saveAuthorization(history);
     }
 
     private void ensureGroup(String id, String name, String type) {

@@ -45,6 +45,8 @@ public class EmbeddedBroker implements SmartLifecycle, BrokerAccess {
         properties.setProperty("websocket_port", "disabled");
         properties.setProperty("allow_anonymous", "false");
         properties.setProperty("persistence_enabled", "false");
+        // Moquette keeps a broker id file; keep it out of the working directory
+        properties.setProperty("data_path", System.getProperty("java.io.tmpdir") + "/ringzero-moquette-" + settings.port());
         properties.setProperty("netty.tcp_nodelay", "true");
         properties.setProperty("immediate_buffer_flush", "true");
         // above the link's 256 KiB limit, so the gateway (not the broker) rejects and counts oversized messages

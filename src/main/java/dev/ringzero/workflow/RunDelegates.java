@@ -105,7 +105,8 @@ class RunDelegates {
      */
     @Bean
     dev.ringzero.policy.SpeakerFloor.TurnListener runSpeakerTurns(AgentRuns runs, RuntimeService runtime,
-            dev.ringzero.policy.SpeakerFloor floor) {
+            dev.ringzero.policy.SpeakerFloor floor, org.springframework.scheduling.TaskScheduler scheduler,
+            java.time.Clock clock) {
         return (gadgetId, turns) -> {
             for (dev.ringzero.kernel.Turn turn : turns) {
                 String[] ticket = ticketOf(turn).split(":");
@@ -118,13 +119,41 @@ class RunDelegates {
                 } else if (!granted) {
                     continue;
                 }
-                var woken = runtime.createMessageCorrelation(ProcessIds.MESSAGE_SPEAKER_TURN)
-                        .processInstanceBusinessKey(ticket[1]).correlateAllWithResult();
-                if (woken.isEmpty() && granted) {
-                    floor.release(gadgetId, ticketOf(turn));
-                }
+                wake(runtime, scheduler, clock, ticket[1], 0, () -> {
+                    if (granted) {
+                        floor.release(gadgetId, ticketOf(turn));
+                    }
+                });
             }
         };
+    }
+
+    /** Back-off for a turn that came while its run was still committing its request for it. */
+    private static final long[] WAKE_RETRY_MILLIS = {25, 100, 400, 1_500, 5_000};
+
+    /**
+     * Wakes the run waiting for its speaker turn. The turn may come before the run's request for
+     * it has committed (the run is not waiting yet): then it is retried a few times, and only a
+     * turn that nobody takes in the end is handed back, so a vanished run never holds a speaker.
+     */
+    private static void wake(RuntimeService runtime, org.springframework.scheduling.TaskScheduler scheduler,
+            java.time.Clock clock, String runId, int attempt, Runnable giveBack) {
+        boolean woken;
+        try {
+            woken = !runtime.createMessageCorrelation(ProcessIds.MESSAGE_SPEAKER_TURN)
+                    .processInstanceBusinessKey(runId).correlateAllWithResult().isEmpty();
+        } catch (org.camunda.bpm.engine.OptimisticLockingException e) {
+            woken = false;
+        }
+        if (woken) {
+            return;
+        }
+        if (attempt >= WAKE_RETRY_MILLIS.length) {
+            giveBack.run();
+            return;
+        }
+        scheduler.schedule(() -> wake(runtime, scheduler, clock, runId, attempt + 1, giveBack),
+                clock.instant().plusMillis(WAKE_RETRY_MILLIS[attempt]));
     }
 
     private static String ticketOf(dev.ringzero.kernel.Turn turn) {

@@ -12,9 +12,11 @@ import org.springframework.stereotype.Component;
 public class RunLauncher {
 
     private final RuntimeService runtime;
+    private final dev.ringzero.accounts.CamundaIdentity camunda;
 
-    RunLauncher(RuntimeService runtime) {
+    RunLauncher(RuntimeService runtime, dev.ringzero.accounts.CamundaIdentity camunda) {
         this.runtime = runtime;
+        this.camunda = camunda;
     }
 
     /** Starts the run in the caller's transaction; admission happens before this returns. */
@@ -28,6 +30,9 @@ public class RunLauncher {
         variables.put("triggerData", request.triggerData());
         variables.put("eventId", request.eventId());
         variables.put("proactive", request.proactive());
-        return runtime.startProcessInstanceByKey(ProcessIds.AGENT_RUN, request.runId(), variables).getId();
+        String instanceId = runtime.startProcessInstanceByKey(ProcessIds.AGENT_RUN, request.runId(), variables).getId();
+        // the owner may follow the run in Cockpit (analysts read every run's history)
+        camunda.grantInstance(request.ownerId(), instanceId);
+        return instanceId;
     }
 }

@@ -34,22 +34,32 @@ class EmbeddedBrokerTest extends PlatformTest {
     @Autowired
     GadgetStore gadgets;
 
-    private EmbeddedBroker underTest;
+    /** One broker for the class: restarting Moquette on the same port between tests races its shutdown. */
+    private static EmbeddedBroker underTest;
     private Api alice;
     private final Boards boards = new Boards();
 
     @BeforeEach
     void startBroker() {
-        underTest = new EmbeddedBroker(new MqttSettings(true, "127.0.0.1", PORT, "ringzero-platform", null, "t", null),
-                "embedded-service-secret", gadgets);
-        underTest.start();
+        if (underTest == null) {
+            underTest = new EmbeddedBroker(new MqttSettings(true, "127.0.0.1", PORT, "ringzero-platform", null, "t",
+                    null), "embedded-service-secret", gadgets);
+            underTest.start();
+        }
         alice = Api.at(port).newOwner("alice");
     }
 
     @AfterEach
-    void stopBroker() {
+    void closeBoards() {
         boards.close();
-        underTest.stop();
+    }
+
+    @org.junit.jupiter.api.AfterAll
+    static void stopBroker() {
+        if (underTest != null) {
+            underTest.stop();
+            underTest = null;
+        }
     }
 
     private LinkConfig onEmbedded(LinkConfig config) {

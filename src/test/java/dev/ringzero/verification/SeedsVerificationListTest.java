@@ -85,6 +85,8 @@ class SeedsVerificationListTest extends PlatformTest {
         Api gateway = Api.at(port).bearer(gatewayToken);
 
         String id = bot.emitEvent("shaken", Map.of("strength", "hard", "peak_g", 2.1));
+        Awaitility.await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(20)).until(() -> jdbc.sql(
+                "select count(*) from rz_event where device_event_id = ?").param(id).query(Integer.class).single() == 1);
         bot.emitEvent(id, "shaken", Map.of("strength", "hard", "peak_g", 2.1));
         Response sameIdOverRest = gateway.post("/api/v1/gadgets/events", "{\"gadgetId\":\"" + bot.gadgetId()
                 + "\",\"id\":\"" + id + "\",\"event\":\"shaken\",\"data\":{\"strength\":\"hard\",\"peak_g\":2.1}}");

@@ -85,8 +85,9 @@ public class AgentRuns {
      * concurrent triggers are admitted one at a time against the same durable counters.
      */
     public Admission admit(RunRequest request) {
-        Instant now = clock.instant();
         runs.lockAgent(request.agentId());
+        // read the clock only once the lock is held, so no admitted run can be "later" than now
+        Instant now = clock.instant();
         AgentSpec spec = agents.spec(request.agentId(), request.revision());
         Subject.AgentRun subject = subject(request);
         Verdict verdict = kernel.admitRun(subject, KernelBudgets.of(spec), runs.usage(request.agentId(), now),
