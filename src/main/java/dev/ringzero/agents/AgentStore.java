@@ -87,12 +87,6 @@ public class AgentStore {
                 .params(gadgetId, event).query(String.class).list();
     }
 
-    /** Writes state only if nobody wrote since {@code expectedVersion} (overlapping runs cannot clobber). */
-    public boolean writeState(String id, int expectedVersion, String state) {
-        return jdbc.sql("update rz_agent set state = ?, state_version = state_version + 1 where id = ? "
-                + "and state_version = ?").params(state, id, expectedVersion).update() == 1;
-    }
-
     private void insertRevision(String id, int revision, String specJson, Instant at) {
         jdbc.sql("insert into rz_agent_revision(agent_id, revision, spec, created_at) values (?, ?, ?, ?)")
                 .params(id, revision, specJson, ts(at)).update();

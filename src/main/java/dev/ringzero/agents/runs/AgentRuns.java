@@ -110,6 +110,10 @@ public class AgentRuns {
     }
 
     private Admission concurrency(Verdict verdict, AgentSpec spec, RunRequest request) {
+        if (spec.kind() == AgentSpec.Kind.LLM && verdict instanceof Verdict.Allow) {
+            // no model runtime is configured in this build: say so rather than "succeed" doing nothing
+            return new Admission(RunStatus.DENIED, "llm_runtime_unavailable", List.of());
+        }
         if (verdict instanceof Verdict.Deny deny) {
             return new Admission(deny.reason().isFence() ? RunStatus.FENCED : RunStatus.DENIED, deny.reason().wire(),
                     List.of());
