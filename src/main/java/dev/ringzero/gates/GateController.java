@@ -45,15 +45,16 @@ class GateController {
 
     record GateView(String id, String state, String intent, String agentId, String runId, String gadgetId,
             JsonNode payload, String payloadSha256, String rationale, String decidedBy, String decisionNote,
-            String result, java.time.Instant filedAt, java.time.Instant decidedAt, java.time.Instant executingAt,
-            java.time.Instant finishedAt) {
+            JsonNode result, java.time.Instant filedAt, java.time.Instant decidedAt, java.time.Instant executingAt,
+            java.time.Instant finishedAt, String ruleId, boolean auto) {
 
         static GateView of(Gate gate, com.fasterxml.jackson.databind.ObjectMapper json) {
             try {
                 return new GateView(gate.id(), gate.state().wire(), gate.intent(), gate.agentId(), gate.runId(),
                         gate.gadgetId(), json.readTree(gate.payload()), gate.payloadSha256(), gate.rationale(),
-                        gate.decidedBy(), gate.decisionNote(), gate.result(), gate.filedAt(), gate.decidedAt(),
-                        gate.executingAt(), gate.finishedAt());
+                        gate.decidedBy(), gate.decisionNote(),
+                        gate.result() == null ? null : json.readTree(gate.result()), gate.filedAt(),
+                        gate.decidedAt(), gate.executingAt(), gate.finishedAt(), gate.ruleId(), gate.auto());
             } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
                 throw new IllegalStateException(e);
             }
@@ -65,7 +66,7 @@ class GateController {
     @Operation(summary = "File a gate from the owner's direct path (the personal agent proposes, the owner disposes)")
     GateView file(Caller caller, @Valid @RequestBody FileGate body) {
         return GateView.of(gates.file(new GateService.Filing(caller.accountId(), null, null, body.intent(),
-                body.gadget(), body.payload(), body.rationale())), json);
+                body.gadget(), body.payload(), body.rationale(), null)), json);
     }
 
     @GetMapping

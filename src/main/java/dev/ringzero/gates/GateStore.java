@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
+import dev.ringzero.kernel.TrustHistory;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -16,7 +17,7 @@ class GateStore {
 
     private static final String COLUMNS = "id, owner_id, agent_id, run_id, intent, gadget_id, payload, payload_sha256, "
             + "rationale, state, decided_by, decision_note, result, process_instance_id, filed_at, decided_at, "
-            + "executing_at, finished_at";
+            + "executing_at, finished_at, rule_id, auto";
 
     private final JdbcClient jdbc;
 
@@ -26,10 +27,11 @@ class GateStore {
 
     void insert(Gate gate) {
         jdbc.sql("insert into rz_gate(id, owner_id, agent_id, run_id, intent, gadget_id, payload, payload_sha256, "
-                        + "rationale, state, filed_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                        + "rationale, state, filed_at, decided_at, executing_at, rule_id, auto) "
+                        + "values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
                 .params(gate.id(), gate.ownerId(), gate.agentId(), gate.runId(), gate.intent(), gate.gadgetId(),
                         gate.payload(), gate.payloadSha256(), gate.rationale(), gate.state().wire(),
-                        ts(gate.filedAt()))
+                        ts(gate.filedAt()), ts(gate.decidedAt()), ts(gate.executingAt()), gate.ruleId(), gate.auto())
                 .update();
     }
 
@@ -53,6 +55,45 @@ class GateStore {
         return jdbc.sql("select " + COLUMNS + " from rz_gate where owner_id = ? and state = ? "
                         + "order by filed_at desc limit ?")
                 .params(ownerId, state.wire(), limit).query(GateStore::map).list();
+    }
+
+    /** Every gate in one state, oldest first (reconciliation of {@code executing} after a restart). */
+    List<Gate> inState(GateState state) {
+        return jdbc.sql("select " + COLUMNS + " from rz_gate where state = ? order by filed_at")
+                .param(state.wire()).query(GateStore::map).list();
+    }
+
+    List<Gate> pendingOfAgent(String agentId) {
+        return jdbc.sql("select " + COLUMNS + " from rz_gate where agent_id = ? and state = 'pending'")
+                .param(agentId).query(GateStore::map).list();
+    }
+
+    List<Gate> pendingOfGadget(String gadgetId) {
+        return jdbc.sql("select " + COLUMNS + " from rz_gate where gadget_id = ? and state = 'pending'")
+                .param(gadgetId).query(GateStore::map).list();
+    }
+
+    /** An agent's gates that are still open, or that finished at or after {@code since}. */
+    List<Gate> briefing(String agentId, Instant since) {
+        return jdbc.sql("select " + COLUMNS + " from rz_gate where agent_id = ? and (state in ('pending', 'approved', "
+                        + "'executing') or finished_at >= ? or (finished_at is null and decided_at >= ?)) "
+                        + "order by filed_at")
+                .params(agentId, ts(since), ts(since)).query(GateStore::map).list();
+    }
+
+    /**
+     * Human decisions on gates this rule sent to the desk for this agent and intent, decided at or
+     * after {@code since}: what an earned rule earns from. Auto-executions are not decisions.
+     */
+    List<TrustHistory.Disposition> dispositions(String ownerId, String agentId, String intent, String ruleId,
+            Instant since) {
+        return jdbc.sql("select decided_at, state from rz_gate where owner_id = ? and agent_id = ? and intent = ? "
+                        + "and rule_id = ? and not auto and decided_by is not null and decided_at >= ? "
+                        + "and state in ('approved', 'executing', 'executed', 'failed', 'denied')")
+                .params(ownerId, agentId, intent, ruleId, ts(since))
+                .query((rs, n) -> new TrustHistory.Disposition(rs.getTimestamp(1).toInstant(),
+                        !"denied".equals(rs.getString(2)), "executed".equals(rs.getString(2))))
+                .list();
     }
 
     /** pending → approved | denied, recording who decided. False if it was no longer pending. */
@@ -80,7 +121,8 @@ class GateStore {
                 rs.getString("payload_sha256"), rs.getString("rationale"), GateState.fromWire(rs.getString("state")),
                 rs.getString("decided_by"), rs.getString("decision_note"), rs.getString("result"),
                 rs.getString("process_instance_id"), instant(rs, "filed_at"), instant(rs, "decided_at"),
-                instant(rs, "executing_at"), instant(rs, "finished_at"));
+                instant(rs, "executing_at"), instant(rs, "finished_at"), rs.getString("rule_id"),
+                rs.getBoolean("auto"));
     }
 
     private static Instant instant(ResultSet rs, String column) throws SQLException {
@@ -88,7 +130,7 @@ class GateStore {
         return value == null ? null : value.toInstant();
     }
 
-    private static Timestamp ts(Instant instant) {
+    static Timestamp ts(Instant instant) {
         return instant == null ? null : Timestamp.from(instant);
     }
 }

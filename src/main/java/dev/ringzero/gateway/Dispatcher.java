@@ -162,6 +162,7 @@ public class Dispatcher {
     public java.util.Optional<Outcome> expire(String invocationId) {
         int updated = jdbc.sql("update rz_invocation set outcome = 'unknown', answered_at = ? where id = ? "
                 + "and outcome = 'sent'").params(Timestamp.from(clock.instant()), invocationId).update();
+        waiting.remove(invocationId);
         if (updated == 0) {
             return java.util.Optional.empty();
         }
@@ -190,7 +191,7 @@ public class Dispatcher {
             log.debug("late or foreign link.result {} from {} ignored", id, gadgetId);
             return;
         }
-        CompletableFuture<Outcome> future = waiting.get(id);
+        CompletableFuture<Outcome> future = waiting.remove(id);
         if (future != null) {
             future.complete(outcome);
         }

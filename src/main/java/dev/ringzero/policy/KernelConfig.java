@@ -15,18 +15,4 @@ class KernelConfig {
     PolicyKernel policyKernel(PolicyFacts facts, TrustRules trustRules, TrustHistory trustHistory) {
         return new PolicyKernel(facts, trustRules, trustHistory);
     }
-
-    // Until owners keep trust rules (the gates issue adds their store and routes), every intent
-    // takes its default level: gate for physical commands and ring-3 integrations.
-    @Bean
-    @org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
-    TrustRules noTrustRules() {
-        return TrustRules.NONE;
-    }
-
-    @Bean
-    @org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
-    TrustHistory noTrustHistory() {
-        return TrustHistory.NONE;
-    }
 }

@@ -7,6 +7,7 @@ import java.util.Map;
 import dev.ringzero.accounts.CamundaIdentity;
 import dev.ringzero.gates.Gate;
 import org.camunda.bpm.engine.IdentityService;
+import org.camunda.bpm.engine.ManagementService;
 import org.camunda.bpm.engine.OptimisticLockingException;
 import org.camunda.bpm.engine.ProcessEngineException;
 import org.camunda.bpm.engine.RuntimeService;
@@ -15,23 +16,58 @@ import org.camunda.bpm.engine.task.Task;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
-/** The engine side of a gate: start its process, complete its review task as the owner. */
+/**
+ * The engine side of a gate: start its process, complete its review task as the owner, end it
+ * when fenced, wake it when its device answered, and tell whether it still carries on.
+ */
 @Component
 public class GateProcess {
 
+    /** The device answered the gate's invocation (business key = gate id). */
+    public static final String MESSAGE_GATE_ANSWERED = "gateAnswered";
+    /** The gate was fenced while it waited for the owner. */
+    public static final String MESSAGE_GATE_FENCED = "gateFenced";
+    public static final String TASK_REVIEW = "Task_ReviewGate";
+    /** The Tasklist filter every owner sees their gates in. */
+    public static final String TASKLIST_FILTER = "My gates";
+
     private final RuntimeService runtime;
     private final TaskService tasks;
+    private final ManagementService management;
+    private final org.camunda.bpm.engine.FilterService filters;
     private final IdentityService identity;
     private final CamundaIdentity camunda;
     private final Duration expiry;
 
-    GateProcess(RuntimeService runtime, TaskService tasks, IdentityService identity, CamundaIdentity camunda,
+    GateProcess(RuntimeService runtime, TaskService tasks, ManagementService management,
+            org.camunda.bpm.engine.FilterService filters, IdentityService identity, CamundaIdentity camunda,
             @Value("${ringzero.gates.expiry:P7D}") Duration expiry) {
         this.runtime = runtime;
+        this.filters = filters;
         this.tasks = tasks;
+        this.management = management;
         this.identity = identity;
         this.camunda = camunda;
         this.expiry = expiry;
+    }
+
+    /**
+     * Tasklist lists nothing without a filter: one shared filter shows each person the tasks they
+     * are a candidate for or assigned to (their own gates only; the engine's authorization still
+     * decides). Idempotent, at every start.
+     */
+    @org.springframework.context.event.EventListener(org.springframework.boot.context.event.ApplicationReadyEvent.class)
+    public void ensureTasklistFilter() {
+        if (filters.createFilterQuery().filterName(TASKLIST_FILTER).count() > 0) {
+            return;
+        }
+        org.camunda.bpm.engine.task.TaskQuery mine = tasks.createTaskQuery()
+                .taskCandidateUserExpression("${currentUser()}").includeAssignedTasks();
+        Map<String, Object> properties = new HashMap<>();
+        properties.put("description", "Gated actions waiting for your decision");
+        properties.put("priority", -10);
+        properties.put("refresh", true);
+        filters.saveFilter(filters.newTaskFilter(TASKLIST_FILTER).setQuery(mine).setProperties(properties));
     }
 
     public String start(Gate gate, Map<String, Object> readable) {
@@ -50,7 +86,7 @@ public class GateProcess {
      */
     public boolean completeReview(Gate gate, String userId, boolean approve, String note) {
         Task task = tasks.createTaskQuery().processInstanceId(gate.processInstanceId())
-                .taskDefinitionKey("Task_ReviewGate").singleResult();
+                .taskDefinitionKey(TASK_REVIEW).singleResult();
         if (task == null) {
             return false;
         }
@@ -71,5 +107,48 @@ public class GateProcess {
         } finally {
             identity.clearAuthentication();
         }
+    }
+
+    /**
+     * Runs {@code work} as the platform rather than as the person whose action triggered it (a
+     * continuation started while the owner's decision commits must not need the owner's grants).
+     */
+    public void asPlatform(Runnable work) {
+        org.camunda.bpm.engine.impl.identity.Authentication current = identity.getCurrentAuthentication();
+        identity.clearAuthentication();
+        try {
+            work.run();
+        } finally {
+            if (current != null) {
+                identity.setAuthentication(current);
+            }
+        }
+    }
+
+    /** Ends a fenced gate's review cleanly (the model's "Fenced" end event), if it still waits. */
+    public void fence(Gate gate) {
+        if (gate.processInstanceId() != null) {
+            runtime.createMessageCorrelation(MESSAGE_GATE_FENCED).processInstanceId(gate.processInstanceId())
+                    .correlateAll();
+        }
+    }
+
+    /** Moves a gate that waits for its device's answer on; nothing if it does not wait. */
+    public void answered(String gateId) {
+        runtime.createMessageCorrelation(MESSAGE_GATE_ANSWERED).processInstanceBusinessKey(gateId).correlateAll();
+    }
+
+    /**
+     * Whether the gate's process will still act on it by itself: the instance is running and none
+     * of its jobs has run out of retries (a stuck job is an incident for Cockpit, not a carrier).
+     */
+    public boolean carriesOn(Gate gate) {
+        if (gate.processInstanceId() == null) {
+            return false;
+        }
+        boolean running = runtime.createProcessInstanceQuery().processInstanceId(gate.processInstanceId()).active()
+                .count() > 0;
+        return running && management.createJobQuery().processInstanceId(gate.processInstanceId()).noRetriesLeft()
+                .count() == 0;
     }
 }

@@ -28,5 +28,8 @@ public abstract class PlatformTest {
         registry.add("camunda.bpm.job-execution.wait-time-in-millis", () -> 200);
         // background sound goes stale after 4 s here (30 s in production) so tests need not wait
         registry.add("ringzero.speaker.stale-after", () -> "PT4S");
+        // email.send goes to the in-process SMTP server a test starts there (GreenMail)
+        registry.add("spring.mail.host", () -> "127.0.0.1");
+        registry.add("spring.mail.port", RealServices::smtpPort);
     }
 }

@@ -31,6 +31,7 @@ public final class RealServices {
     private static final String ADMIN_URL = env("RINGZERO_TEST_PG", "jdbc:postgresql://127.0.0.1:5432/postgres");
     private static final String PG_USER = env("RINGZERO_TEST_PG_USER", "postgres");
     private static final int MQTT_PORT = Integer.parseInt(env("RINGZERO_TEST_MQTT_PORT", "18832"));
+    private static final int SMTP_PORT = Integer.parseInt(env("RINGZERO_TEST_SMTP_PORT", "18825"));
 
     private static boolean started;
 
@@ -58,6 +59,10 @@ public final class RealServices {
         return MQTT_PORT;
     }
 
+    public static int smtpPort() {
+        return SMTP_PORT;
+    }
+
     public static String mqttUrl() {
         return "tcp://127.0.0.1:" + MQTT_PORT;
     }
@@ -74,7 +79,8 @@ public final class RealServices {
     }
 
     private static void startBroker() {
-        Path state = Path.of("target", "mosquitto-test").toAbsolutePath();
+        Path state = Path.of("target", MQTT_PORT == 18832 ? "mosquitto-test" : "mosquitto-test-" + MQTT_PORT)
+                .toAbsolutePath();
         try {
             if (listening(MQTT_PORT)) {
                 stopBroker(state);

@@ -214,6 +214,7 @@ public class AgentRuns {
         Outcome outcome = notSent.outcome();
         String code = outcome instanceof Outcome.Denied denied ? denied.reason() : outcome.status();
         runs.actionEnded(runId, index, notSent.verdict().wire(), "denied", code, null, clock.instant());
+        gates.refused(run.ownerId(), run.agentId(), runId, action.command(), code);
         if (notSent.verdict() instanceof Verdict.Deny deny && deny.reason().isFence()) {
             runs.end(runId, RunStatus.FENCED.wire(), deny.reason().wire(), clock.instant());
         }
@@ -233,6 +234,9 @@ public class AgentRuns {
     /** Records the device's answer, or {@code unknown} when the deadline passed without one. */
     public void settle(String runId, int index, String invocationId) {
         Outcome outcome = dispatcher.expire(invocationId).orElseGet(() -> dispatcher.stored(invocationId));
+        RunStore.Run run = runs.find(runId).orElseThrow();
+        gates.autoExecuted(run.ownerId(), run.agentId(), runId, runs.actions(runId).get(index).command(), null,
+                outcome.status());
         String code = outcome instanceof Outcome.Failed failed ? failed.errorCode() : null;
         String result = outcome instanceof Outcome.Completed completed ? String.valueOf(completed.payload())
                 : outcome instanceof Outcome.Accepted accepted ? String.valueOf(accepted.payload()) : null;

@@ -12,4 +12,10 @@ public interface GateDesk {
     /** Files a gate with the frozen action; returns the gate id. */
     String fileForRun(String ownerId, String agentId, String runId, String gadgetId, String command,
             Map<String, Object> params, String ruleId);
+
+    /** A run's device command the kernel refused: audited and journaled (the run records it too). */
+    void refused(String ownerId, String agentId, String runId, String command, String reason);
+
+    /** A run's device command that ran without a human (trust ladder: auto), with its outcome. */
+    void autoExecuted(String ownerId, String agentId, String runId, String command, String ruleId, String outcome);
 }

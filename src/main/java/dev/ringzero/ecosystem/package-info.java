@@ -1,0 +1,9 @@
+/**
+ * Ring 3: integrations that act outside the platform ({@code email.send} over SMTP,
+ * {@code webhook.post} over HTTP(S) to allowlisted hosts). Each is an
+ * {@link dev.ringzero.gates.IntentExecutor}: it runs only on the trusted side, after the kernel or a
+ * human approved the exact payload, holds the credential the agent never sees, and writes its
+ * pre-send record ({@link dev.ringzero.gates.Attempts}) before anything leaves, so a crash is
+ * reconciled and never re-sent blindly.
+ */
+package dev.ringzero.ecosystem;

@@ -1,0 +1,60 @@
+package dev.ringzero.gates;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.ringzero.workflow.GateProcess;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+
+/**
+ * After a restart, every gate left {@code executing} is settled from its executor's trace, unless
+ * its process still carries it (a pending job or a wait the engine resumes by itself). A device
+ * invocation that was sent but never answered is re-published with the same id — the firmware
+ * answers from its stored result and never executes twice — and otherwise ends {@code failed}
+ * with outcome {@code unknown} for a human; a ring-3 attempt is judged by its pre-send record.
+ */
+@Component
+public class GateReconciler {
+
+    private static final Logger log = LoggerFactory.getLogger(GateReconciler.class);
+
+    private final GateService gates;
+    private final GateProcess process;
+
+    GateReconciler(GateService gates, GateProcess process) {
+        this.gates = gates;
+        this.process = process;
+    }
+
+    @EventListener(ApplicationReadyEvent.class)
+    void onReady() {
+        // off the start-up thread: a replay waits a few seconds for the device's stored answer
+        Thread thread = new Thread(() -> {
+            try {
+                reconcile();
+            } catch (RuntimeException e) {
+                log.warn("gate reconciliation failed; it runs again at the next start: {}", e.toString());
+            }
+        }, "gate-reconciler");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Settles every executing gate nothing else carries; returns the ids it looked at. */
+    public List<String> reconcile() {
+        List<String> reconciled = new ArrayList<>();
+        for (Gate gate : gates.executing()) {
+            if (process.carriesOn(gate)) {
+                continue;
+            }
+            log.info("reconciling executing gate {} ({})", gate.id(), gate.intent());
+            gates.reconcile(gate.id());
+            reconciled.add(gate.id());
+        }
+        return reconciled;
+    }
+}
