@@ -21,4 +21,10 @@ class ArchitectureTest {
     static final ArchRule ringOneNeverTouchesTheBroker = noClasses().that().resideInAPackage("dev.ringzero.agents..")
             .should().dependOnClassesThat().resideInAnyPackage("org.eclipse.paho..", "org.springframework.integration..",
                     "io.moquette..");
+
+    /** Ring 3 acts only behind gates: it never reaches devices, runs or the engine directly. */
+    @ArchTest
+    static final ArchRule ringThreeActsOnlyThroughGates = noClasses().that().resideInAPackage("dev.ringzero.ecosystem..")
+            .should().dependOnClassesThat().resideInAnyPackage("dev.ringzero.agents..", "dev.ringzero.gateway..",
+                    "org.camunda..");
 }
