@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -287,14 +286,9 @@ public class AgentRuns {
     }
 
     Map<String, Object> templateContext(RunStore.Run run) {
-        Map<String, Object> context = new HashMap<>();
         Map<String, Object> trigger = run.triggerData() == null ? Map.of() : read(run.triggerData());
-        context.put("trigger", trigger);
-        context.put("event", trigger.getOrDefault("event", Map.of()));
-        context.put("run", Map.of("id", run.id(), "revision", run.revision(), "agent", run.agentId()));
-        context.put("gadget", trigger.getOrDefault("gadget", Map.of()));
-        context.put("state", agentStore.find(run.agentId()).map(agent -> read(agent.state())).orElse(Map.of()));
-        return context;
+        return TemplateContext.of(trigger, run.id(), run.revision(), run.agentId(),
+                agentStore.find(run.agentId()).map(agent -> read(agent.state())).orElse(Map.of()));
     }
 
     private static Subject.AgentRun subject(RunRequest request) {

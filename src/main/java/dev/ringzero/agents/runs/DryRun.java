@@ -3,7 +3,6 @@ package dev.ringzero.agents.runs;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -113,12 +112,8 @@ public class DryRun {
         boolean proactive = !"invoke".equals(trigger.get("kind"));
         VerdictReport admission = verdict(judge.admitRun(subject, dev.ringzero.agents.KernelBudgets.of(spec), usage,
                 proactive, now));
-        Map<String, Object> context = new HashMap<>();
-        context.put("trigger", trigger);
-        context.put("event", trigger.getOrDefault("event", Map.of()));
-        context.put("gadget", trigger.getOrDefault("gadget", Map.of()));
-        context.put("run", Map.of("id", DRY_RUN_ID, "revision", subject.revision(), "agent", subject.agentId()));
-        context.put("state", json.convertValue(spec.state(), new TypeReference<Map<String, Object>>() { }));
+        Map<String, Object> context = TemplateContext.of(trigger, DRY_RUN_ID, subject.revision(), subject.agentId(),
+                json.convertValue(spec.state(), new TypeReference<Map<String, Object>>() { }));
         List<ActionReport> actions = new ArrayList<>();
         for (int i = 0; i < spec.actions().size(); i++) {
             AgentSpec.Action action = spec.actions().get(i);
