@@ -11,6 +11,7 @@ import dev.ringzero.gadgets.GadgetStore;
 import dev.ringzero.policy.SpeakerFloor;
 import dev.ringzero.router.EventAdmission;
 import dev.ringzero.router.IncomingEvent;
+import dev.ringzero.router.TriggerRouter;
 import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
 
@@ -39,11 +40,16 @@ public class LinkGateway {
     private final Clock clock;
     private final Optional<DynsecBrokerAccess> dynsec;
     private final SpeakerFloor floor;
+    private final TriggerRouter router;
+    private final java.util.concurrent.Executor workers;
 
     LinkGateway(GadgetStore gadgets, EventAdmission admission, Dispatcher dispatcher, LinkPublisher publisher,
             LinkRejections rejections, ObjectMapper json, Clock clock, Optional<DynsecBrokerAccess> dynsec,
-            SpeakerFloor floor) {
+            SpeakerFloor floor, TriggerRouter router,
+            @org.springframework.beans.factory.annotation.Qualifier("linkWorkers") java.util.concurrent.Executor workers) {
         this.floor = floor;
+        this.router = router;
+        this.workers = workers;
         this.gadgets = gadgets;
         this.admission = admission;
         this.dispatcher = dispatcher;
@@ -143,9 +149,12 @@ public class LinkGateway {
             floor.ended(data.path("invocation").asText(""));
             return;
         }
-        EventAdmission.Result admitted = admission.admitAndRoute(new IncomingEvent(gadget.id(), gadget.ownerId(),
+        // admitted (committed) before the broker gets its acknowledgement; routed on a worker so
+        // one slow process start never holds up the link
+        EventAdmission.Result admitted = admission.admit(new IncomingEvent(gadget.id(), gadget.ownerId(),
                 eventId, name, data, "mqtt"));
-        if (admitted instanceof EventAdmission.Admitted) {
+        if (admitted instanceof EventAdmission.Admitted accepted) {
+            workers.execute(() -> router.routeQuietly(accepted.eventId()));
             if (PTT_STARTED.equals(name)) {
                 floor.interactionStarted(gadget.id());
             } else if (PTT_ENDED.equals(name)) {
@@ -159,6 +168,7 @@ public class LinkGateway {
             rejections.reject(gadgetId, "malformed", "link.result needs {method, id, ok, payload|error}");
             return;
         }
-        dispatcher.onResult(gadgetId, message);
+        // off the link's thread: settling wakes the waiting run, which may do a step of work
+        workers.execute(() -> dispatcher.onResult(gadgetId, message));
     }
 }

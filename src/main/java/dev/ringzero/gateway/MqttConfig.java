@@ -65,6 +65,23 @@ class MqttConfig {
     @Bean
     Mqttv3ClientManager mqttClientManager(MqttSettings settings, @Qualifier("mqttServicePassword") String password,
             java.util.Optional<EmbeddedBroker> embedded) {
+        return clientManager(settings, password, settings.clientId(), false);
+    }
+
+    /**
+     * Outbound publishes get their own connection. Inbound messages are handled on the inbound
+     * client's Paho callback thread, and Paho completes a QoS 1 publish on that same thread: a
+     * synchronous publish from a handler (a register reply, a dynamic-security command) on a
+     * shared client would wait for an acknowledgement that cannot be processed meanwhile.
+     */
+    @Bean
+    Mqttv3ClientManager mqttOutboundClientManager(MqttSettings settings,
+            @Qualifier("mqttServicePassword") String password, java.util.Optional<EmbeddedBroker> embedded) {
+        return clientManager(settings, password, settings.clientId() + "-out", true);
+    }
+
+    private static Mqttv3ClientManager clientManager(MqttSettings settings, String password, String clientId,
+            boolean cleanSession) {
         MqttConnectOptions options = new MqttConnectOptions();
         options.setServerURIs(new String[] {settings.url()});
         options.setUserName(settings.serviceUsername());
@@ -72,11 +89,11 @@ class MqttConfig {
         options.setSocketFactory(new NoDelaySocketFactory());
         options.setAutomaticReconnect(true);
         options.setMaxReconnectDelay(5_000);
-        // a persistent session: QoS 1 messages published while the platform is down wait for it
-        options.setCleanSession(false);
+        // inbound: a persistent session, so QoS 1 messages published while the platform is down wait for it
+        options.setCleanSession(cleanSession);
         options.setMaxInflight(1_000);
         options.setKeepAliveInterval(30);
-        Mqttv3ClientManager manager = new Mqttv3ClientManager(options, settings.clientId());
+        Mqttv3ClientManager manager = new Mqttv3ClientManager(options, clientId);
         manager.setPersistence(new org.eclipse.paho.client.mqttv3.persist.MemoryPersistence());
         return manager;
     }
@@ -87,7 +104,8 @@ class MqttConfig {
     }
 
     @Bean
-    MqttPahoMessageDrivenChannelAdapter linkInboundAdapter(Mqttv3ClientManager manager, MqttSettings settings,
+    MqttPahoMessageDrivenChannelAdapter linkInboundAdapter(@Qualifier("mqttClientManager") Mqttv3ClientManager manager,
+            MqttSettings settings,
             java.util.Optional<DynsecBrokerAccess> dynsec) {
         List<String> topics = new ArrayList<>();
         for (String topic : Topics.INBOUND) {
@@ -113,7 +131,7 @@ class MqttConfig {
     }
 
     @Bean
-    MqttPahoMessageHandler linkOutbound(Mqttv3ClientManager manager) {
+    MqttPahoMessageHandler linkOutbound(@Qualifier("mqttOutboundClientManager") Mqttv3ClientManager manager) {
         MqttPahoMessageHandler handler = new MqttPahoMessageHandler(manager);
         handler.setAsync(false);
         handler.setDefaultQos(1);
@@ -126,14 +144,33 @@ class MqttConfig {
         return new LinkPublisher(linkOutbound);
     }
 
+    /**
+     * Workers for link work that must not run on the inbound connection's single thread: routing
+     * admitted events (process starts) and settling results. Bounded; when full, the link's thread
+     * does the work itself, which slows reading from the broker (back-pressure, nothing dropped).
+     */
+    @Bean(destroyMethod = "shutdown")
+    java.util.concurrent.ExecutorService linkWorkers(
+            @org.springframework.beans.factory.annotation.Value("${ringzero.link.workers:6}") int workers) {
+        var counter = new java.util.concurrent.atomic.AtomicInteger();
+        return new java.util.concurrent.ThreadPoolExecutor(workers, workers, 60, java.util.concurrent.TimeUnit.SECONDS,
+                new java.util.concurrent.ArrayBlockingQueue<>(10_000),
+                runnable -> {
+                    Thread thread = new Thread(runnable, "link-worker-" + counter.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                }, new java.util.concurrent.ThreadPoolExecutor.CallerRunsPolicy());
+    }
+
     @Bean
     LinkRejections linkRejections(MeterRegistry meters, Clock clock) {
         return new LinkRejections(meters, clock);
     }
 
     @Bean
-    HealthIndicator mqtt(Mqttv3ClientManager manager, MqttSettings settings) {
-        return () -> (manager.isConnected() ? Health.up() : Health.down())
+    HealthIndicator mqtt(@Qualifier("mqttClientManager") Mqttv3ClientManager inbound,
+            @Qualifier("mqttOutboundClientManager") Mqttv3ClientManager outbound, MqttSettings settings) {
+        return () -> (inbound.isConnected() && outbound.isConnected() ? Health.up() : Health.down())
                 .withDetail("broker", settings.url())
                 .withDetail("embedded", settings.embedded()).build();
     }

@@ -53,7 +53,7 @@ public class TriggerRouter {
     }
 
     /** Routes now; a failure is logged and left to the recovery sweep, never lost. */
-    void routeQuietly(String eventId) {
+    public void routeQuietly(String eventId) {
         try {
             route(eventId);
         } catch (RuntimeException e) {
