@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# RingZero's end-to-end benchmark (issue 8; docs/benchmarks.md says what every number means).
+#
+#   benchmarks/run.sh [--gadgets 200] [--agents 200] [--rate 100] [--seconds 60] [--warmup 10]
+#                     [--drain 30] [--floor-seconds 10] [--gate-samples 20] [--label NAME]
+#                     [--jfr] [--skip-build] [--platform-jvm-opts "-Xmx512m ..."]
+#                     [--http-port 18860] [--mqtt-port 18861] [--db ringzero_bench]
+#
+# Builds the firmware stubs, the platform (into /tmp/bench-platform-target, never ./target) and the
+# harness; starts RingZero's own Mosquitto (mqtt-broker/start.sh) on --mqtt-port with fresh state, a
+# fresh PostgreSQL database (dropped and created; 127.0.0.1:5432, user postgres), and the platform jar
+# as a child process (profiles postgres,mosquitto); waits for /actuator/health; runs the harness
+# (dev.ringzero.bench.LoadBench); stops what it started. Result JSON, platform log and (with --jfr) the
+# JFR recording and its summary land in benchmarks/results/. Exit status 0 only with zero losses.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+
+gadgets=200 agents=200 rate=100 seconds=60 warmup=10
+http_port=18860 mqtt_port=18861 db=ringzero_bench
+jfr=false skip_build=false jvm_opts="" label=""
+build_dir=${RINGZERO_BENCH_BUILD_DIR:-/tmp/bench-platform-target}
+pass=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --gadgets) gadgets=$2; shift 2 ;;
+    --agents) agents=$2; shift 2 ;;
+    --rate) rate=$2; shift 2 ;;
+    --seconds) seconds=$2; shift 2 ;;
+    --warmup) warmup=$2; shift 2 ;;
+    --label) label=$2; shift 2 ;;
+    --http-port) http_port=$2; shift 2 ;;
+    --mqtt-port) mqtt_port=$2; shift 2 ;;
+    --db) db=$2; shift 2 ;;
+    --jfr) jfr=true; shift ;;
+    --skip-build) skip_build=true; shift ;;
+    --platform-jvm-opts) jvm_opts=$2; shift 2 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    --*) pass+=("$1" "$2"); shift 2 ;;
+    *) echo "unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+label=${label:-r${rate}-g${gadgets}-a${agents}}
+results="$here/results"
+mkdir -p "$results"
+
+say() { echo "[run.sh $(date +%T)] $*"; }
+free_port() { ! (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null; }
+
+if [ "$skip_build" != true ]; then
+  say "building firmware stubs, platform ($build_dir) and harness"
+  mvn -B -q -Dstyle.color=never ${MAVEN_ARGS:-} -f "$root/device-firmware-stubs/pom.xml" install -DskipTests
+  mvn -B -q -Dstyle.color=never ${MAVEN_ARGS:-} -f "$root/pom.xml" install -Dmaven.test.skip=true -Dringzero.build.dir="$build_dir"
+  mvn -B -q -Dstyle.color=never ${MAVEN_ARGS:-} -f "$here/pom.xml" package
+fi
+jar=$(ls "$build_dir"/ringzero-platform-*-exec.jar | head -n 1)
+cp="$here/target/classes:$(cat "$here/target/classpath.txt")"
+
+# a previous run's platform or broker may still be closing its sockets
+for _ in $(seq 1 20); do free_port "$http_port" && free_port "$mqtt_port" && break; sleep 0.5; done
+free_port "$http_port" || { echo "port $http_port is taken (--http-port)" >&2; exit 1; }
+free_port "$mqtt_port" || { echo "port $mqtt_port is taken (--mqtt-port)" >&2; exit 1; }
+
+service_password="bench-service-$RANDOM$RANDOM"
+admin_password="bench-admin-$RANDOM$RANDOM"
+state="$results/.mosquitto-$mqtt_port"
+platform_pid=""
+mosquitto_pid=""
+cleanup() {
+  if [ -n "$platform_pid" ] && kill -0 "$platform_pid" 2>/dev/null; then
+    say "stopping the platform (pid $platform_pid) and the broker"
+    kill "$platform_pid" 2>/dev/null || true
+    for _ in $(seq 1 100); do kill -0 "$platform_pid" 2>/dev/null || break; sleep 0.2; done
+    kill -9 "$platform_pid" 2>/dev/null || true
+  fi
+  if [ -n "$mosquitto_pid" ] && kill -0 "$mosquitto_pid" 2>/dev/null; then
+    kill "$mosquitto_pid" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 "$mosquitto_pid" 2>/dev/null || break; sleep 0.1; done
+  fi
+}
+trap cleanup EXIT
+
+say "Mosquitto on 127.0.0.1:$mqtt_port (fresh state in $state)"
+rm -rf "$state"
+RINGZERO_MQTT_SERVICE_PASSWORD="$service_password" "$root/mqtt-broker/start.sh" "$state" "$mqtt_port"
+mosquitto_pid=$(cat "$state/mosquitto.pid")
+
+say "PostgreSQL database $db (dropped and created)"
+psql -h 127.0.0.1 -U postgres -v ON_ERROR_STOP=1 -q -c "drop database if exists $db with (force)" \
+  -c "create database $db" >/dev/null
+history_level=$(grep -E '^\s+history-level:' "$root/src/main/resources/application.yaml" | awk '{print $2}' || true)
+
+jfr_opts=()
+if [ "$jfr" = true ]; then
+  jfr_opts=(-XX:FlightRecorderOptions:stackdepth=256)
+  pass+=(--jfr-file "$results/$label.jfr")
+fi
+say "platform $(basename "$jar") on :$http_port ${jvm_opts:+($jvm_opts)}"
+# shellcheck disable=SC2086
+SPRING_PROFILES_ACTIVE=postgres,mosquitto \
+RINGZERO_DB_URL="jdbc:postgresql://127.0.0.1:5432/$db" \
+RINGZERO_MQTT_PORT="$mqtt_port" \
+RINGZERO_MQTT_SERVICE_PASSWORD="$service_password" \
+RINGZERO_ADMIN_PASSWORD="$admin_password" \
+PORT="$http_port" \
+  java $jvm_opts "${jfr_opts[@]}" -jar "$jar" >"$results/$label-platform.log" 2>&1 &
+platform_pid=$!
+started=$(date +%s)
+until curl -sf "http://127.0.0.1:$http_port/actuator/health" 2>/dev/null | grep -q '"status":"UP"'; do
+  if ! kill -0 "$platform_pid" 2>/dev/null; then
+    echo "the platform exited; last lines of $results/$label-platform.log:" >&2
+    tail -n 40 "$results/$label-platform.log" >&2
+    exit 1
+  fi
+  if [ $(( $(date +%s) - started )) -gt 300 ]; then
+    echo "the platform is not healthy after 300 s; see $results/$label-platform.log" >&2
+    curl -s "http://127.0.0.1:$http_port/actuator/health" >&2 || true
+    exit 1
+  fi
+  sleep 1
+done
+say "platform healthy after $(( $(date +%s) - started )) s (pid $platform_pid)"
+
+status=0
+java -Xss512k -cp "$cp" dev.ringzero.bench.LoadBench \
+  --http "http://127.0.0.1:$http_port" --admin-password "$admin_password" \
+  --jdbc "jdbc:postgresql://127.0.0.1:5432/$db" --db-user postgres \
+  --platform-pid "$platform_pid" --mosquitto-pid "$mosquitto_pid" --clk-tck "$(getconf CLK_TCK)" \
+  --gadgets "$gadgets" --agents "$agents" --rate "$rate" --seconds "$seconds" --warmup "$warmup" \
+  --label "$label" --out "$results/$label.json" \
+  --platform-jvm-opts "$jvm_opts" --history-level "${history_level:-?}" "${pass[@]}" || status=$?
+
+# stop the platform and the broker before summarizing (an overloaded platform keeps working off its backlog)
+cleanup
+if [ "$jfr" = true ] && [ -f "$results/$label.jfr" ]; then
+  java -cp "$cp" dev.ringzero.bench.JfrTop "$results/$label.jfr" 30 >"$results/$label-jfr.txt" 2>&1 || true
+  say "JFR summary: $results/$label-jfr.txt (recording $results/$label.jfr)"
+fi
+exit $status

@@ -1,0 +1,759 @@
+package dev.ringzero.bench;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ringzero.firmware.DeskBot;
+import dev.ringzero.firmware.LinkConfig;
+import dev.ringzero.firmware.ReceivedInvocation;
+import dev.ringzero.firmware.Rover;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The end-to-end benchmark of issue 8 (see docs/benchmarks.md). Against a running platform on
+ * PostgreSQL + Mosquitto: creates an owner, pairs N gadgets and connects N simulated desk bots,
+ * creates M "when shaken, show text" agents spread over the gadgets, measures the floors (bare MQTT
+ * round trip, one durable commit), then drives {@code shaken} events open loop at R/s for a warm-up
+ * and T seconds, and measures at the gadget publish(link.event) → receipt of the matching link.invoke.
+ *
+ * <p>Correlation: each agent's action is {@code display.show_text} with text
+ * {@code "{{event.id}}|{{run.agent}}"}, so every link.invoke names the device event id and the agent
+ * that answers it; one invoke is expected per (event, agent bound to the event's gadget).
+ */
+public final class LoadBench {
+
+    private static final String SEP = "|";
+
+    /** One event sent: when, to which gadget, which agents answered it. */
+    private static final class Sent {
+        final long sentNanos;
+        final int gadget;
+        final boolean measured;
+        final Set<String> answeredBy = ConcurrentHashMap.newKeySet();
+
+        Sent(long sentNanos, int gadget, boolean measured) {
+            this.sentNanos = sentNanos;
+            this.gadget = gadget;
+            this.measured = measured;
+        }
+    }
+
+    private final Args args;
+    private final Rest anonymous;
+    private final ObjectNode result = Rest.JSON.createObjectNode();
+
+    private final Map<String, Sent> sent = new ConcurrentHashMap<>();
+    private final Latency latency = new Latency();
+    private final AtomicLong invokesReceived = new AtomicLong();
+    private final AtomicLong invokesMeasured = new AtomicLong();
+    private final AtomicLong duplicates = new AtomicLong();
+    private final AtomicLong redelivered = new AtomicLong();
+    private final AtomicLong unexpected = new AtomicLong();
+    private final AtomicLong lastMeasuredInvoke = new AtomicLong();
+    private volatile long measureStart;
+    private volatile Latency[] perSecond = new Latency[0];
+    private volatile long[] sentPerSecond = new long[0];
+
+    private LoadBench(Args args) {
+        this.args = args;
+        this.anonymous = Rest.at(args.text("http", "http://127.0.0.1:18860"));
+    }
+
+    public static void main(String[] argv) throws Exception {
+        Args args = new Args(argv);
+        if (args.flag("help")) {
+            System.out.println("""
+                    LoadBench --http URL --admin-password PW --jdbc URL [--db-user U] [--db-password P]
+                              [--platform-pid PID] [--mosquitto-pid PID] [--clk-tck 100]
+                              [--gadgets 200] [--agents 200] [--rate 100] [--seconds 60] [--warmup 10]
+                              [--drain 30] [--floor-seconds 10] [--gate-samples 20] [--label NAME] [--out FILE]""");
+            return;
+        }
+        System.exit(new LoadBench(args).run());
+    }
+
+    private int run() throws Exception {
+        int gadgets = args.integer("gadgets", 200);
+        int agents = args.integer("agents", 200);
+        double rate = args.number("rate", 100);
+        int seconds = args.integer("seconds", 60);
+        int warmup = args.integer("warmup", 10);
+        int drain = args.integer("drain", 30);
+        int floorSeconds = args.integer("floor-seconds", 10);
+        String label = args.text("label", "r" + (int) rate + "-g" + gadgets + "-a" + agents);
+        Path out = Path.of(args.text("out", "results/" + label + ".json"));
+        // an agent may run at most 3600 times an hour (DefinitionLimits); stay below it or runs get rate_limited
+        double runsPerAgent = rate * (seconds + warmup) / gadgets;
+        if (runsPerAgent > 3500) {
+            System.err.printf("each agent would run %.0f times within the hour (limit 3600): use more gadgets%n",
+                    runsPerAgent);
+            return 2;
+        }
+
+        ObjectNode config = result.putObject("config");
+        config.put("label", label);
+        config.put("gadgets", gadgets);
+        config.put("agents", agents);
+        config.put("rate_per_s", rate);
+        config.put("seconds", seconds);
+        config.put("warmup_s", warmup);
+        config.put("drain_s", drain);
+        config.put("floor_seconds", floorSeconds);
+        config.put("platform_jvm_opts", args.text("platform-jvm-opts", ""));
+        config.put("history_level", args.text("history-level", ""));
+        config.put("note", args.text("note", ""));
+        ObjectNode machine = result.putObject("machine");
+        machine.put("cores", Runtime.getRuntime().availableProcessors());
+        machine.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version"));
+        machine.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+        machine.put("load_average_before", loadAverage());
+        result.put("started_at", Instant.now().toString());
+
+        ProcStats platform = args.all().containsKey("platform-pid")
+                ? new ProcStats(args.longValue("platform-pid", 0), args.longValue("clk-tck", 100)) : null;
+        ProcStats mosquitto = args.all().containsKey("mosquitto-pid")
+                ? new ProcStats(args.longValue("mosquitto-pid", 0), args.longValue("clk-tck", 100)) : null;
+
+        // ------------------------------------------------------------------ setup
+        long t = System.nanoTime();
+        String suffix = UUID.randomUUID().toString().substring(0, 6);
+        String ownerId = "bench-" + suffix;
+        Rest admin = anonymous.basic("admin", args.required("admin-password"));
+        JsonNode account = admin.post("/api/v1/admin/accounts", "{\"id\":\"" + ownerId + "\",\"password\":\"bench-"
+                + suffix + "-password\",\"displayName\":\"Benchmark\"}").expect(201, "creating the owner").json();
+        Rest owner = anonymous.bearer(account.get("token").asText());
+        log("owner %s created", ownerId);
+
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        List<LinkConfig> links = parallel(pool, gadgets,
+                i -> pair(owner, String.format("bench-%s-g%04d", suffix, i), "Bench desk " + i));
+        ObjectNode setup = result.putObject("setup_s");
+        setup.put("pair", secondsSince(t));
+        log("%d gadgets paired in %.1f s", gadgets, secondsSince(t));
+
+        t = System.nanoTime();
+        ScheduledExecutorService boardScheduler = Executors.newScheduledThreadPool(4, r -> {
+            Thread th = new Thread(r, "boards");
+            th.setDaemon(true);
+            return th;
+        });
+        List<DeskBot> boards = new ArrayList<>();
+        ExecutorService starters = Executors.newFixedThreadPool(32);
+        try {
+            List<Future<DeskBot>> starting = new ArrayList<>();
+            for (int i = 0; i < gadgets; i++) {
+                int index = i;
+                starting.add(starters.submit(() -> startBoard(links.get(index), index, boardScheduler)));
+            }
+            for (Future<DeskBot> f : starting) {
+                boards.add(f.get());
+            }
+        } finally {
+            starters.shutdown();
+        }
+        setup.put("connect", secondsSince(t));
+        log("%d desk bots connected and registered in %.1f s", gadgets, secondsSince(t));
+
+        t = System.nanoTime();
+        int[] agentsOnGadget = new int[gadgets];
+        List<String> agentIds = parallel(pool, agents, j -> {
+            String gadget = links.get(j % gadgets).gadgetId();
+            return owner.post("/api/v1/gadget-agents", showText(gadget, j)).expect(201, "creating agent " + j)
+                    .json().get("id").asText();
+        });
+        for (int j = 0; j < agents; j++) {
+            agentsOnGadget[j % gadgets]++;
+        }
+        setup.put("agents", secondsSince(t));
+        log("%d agents created in %.1f s", agentIds.size(), secondsSince(t));
+
+        // ------------------------------------------------------------------ floors
+        double idleCpuBefore = platform == null ? Double.NaN : platform.cpuSeconds();
+        long idleStart = System.nanoTime();
+        LinkConfig floorGadget = pair(owner, "bench-" + suffix + "-floor", "Bench floor");
+        ObjectNode floors = result.putObject("floors");
+        log("floor A: bare MQTT round trip, %.0f/s for %d s", rate, floorSeconds);
+        floors.set("mqtt_round_trip", MqttFloor.run(floorGadget.brokerUrl(), floorGadget.gadgetId(),
+                floorGadget.password(), rate, floorSeconds));
+        log("floor B: one durable PostgreSQL commit, %.0f/s for %d s", rate, floorSeconds);
+        floors.set("pg_commit", PgFloor.run(args.required("jdbc"), args.text("db-user", "postgres"),
+                args.text("db-password", ""), rate, floorSeconds));
+
+        // the platform is idle while the floors run (their traffic never reaches it): its background cost
+        double idleCores = platform == null ? Double.NaN
+                : round((platform.cpuSeconds() - idleCpuBefore) / ((System.nanoTime() - idleStart) / 1e9));
+
+        // ------------------------------------------------------------------ gate approval → link.invoke
+        // measured on the idle platform, before the load: a human approval is not a load path
+        log("gate approval -> link.invoke, %d samples", args.integer("gate-samples", 20));
+        result.set("gate_approval_to_invoke", gates(owner, suffix, args.integer("gate-samples", 20)));
+
+        // ------------------------------------------------------------------ load
+        String jfrFile = args.text("jfr-file", null);
+        if (jfrFile != null && platform != null) {
+            // profile the load only (warm-up, measured phase, drain), not start-up and setup
+            jcmd(platform.pid(), "JFR.start", "name=bench", "settings=profile", "filename=" + jfrFile);
+        }
+        double admittedBefore = metric("ringzero_events_total", "result=\"admitted\"");
+        double duplicateBefore = metric("ringzero_events_total", "result=\"duplicate\"");
+        double platformCpuBefore = platform == null ? Double.NaN : platform.cpuSeconds();
+        double mosquittoCpuBefore = mosquitto == null ? Double.NaN : mosquitto.cpuSeconds();
+        double harnessCpuBefore = harnessCpuSeconds();
+        Map<String, Long> dbBefore = dbWrites();
+        long warmupCount = Math.round(rate * warmup);
+        long measuredCount = Math.round(rate * seconds);
+        long total = warmupCount + measuredCount;
+        perSecond = new Latency[seconds + 1];
+        sentPerSecond = new long[seconds + 1];
+        for (int s = 0; s < perSecond.length; s++) {
+            perSecond[s] = new Latency(120_000_000L, 2);
+        }
+        log("load: %.0f events/s open loop, %d s warm-up + %d s measured, over %d gadgets and %d agents", rate,
+                warmup, seconds, gadgets, agents);
+        long expected = 0;
+        long expectedMeasured = 0;
+        for (long k = 0; k < total; k++) {
+            expected += agentsOnGadget[(int) (k % gadgets)];
+            if (k >= warmupCount) {
+                expectedMeasured += agentsOnGadget[(int) (k % gadgets)];
+            }
+        }
+        ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread th = new Thread(r, "progress");
+            th.setDaemon(true);
+            return th;
+        });
+        long expectedTotal = expected;
+        long loadStartWall = System.nanoTime();
+        progress.scheduleAtFixedRate(() -> log("  %5.1f s: %d events sent, %d of %d invokes received",
+                secondsSince(loadStartWall), sent.size(), invokesReceived.get(), expectedTotal), 10, 10,
+                TimeUnit.SECONDS);
+        OpenLoop loop = new OpenLoop();
+        double interval = 1e9 / rate;
+        Map<String, Object> data = new LinkedHashMap<>();
+        loop.run(rate, total, k -> {
+            if (k == warmupCount) {
+                measureStart = loop.start() + (long) (k * interval);
+            }
+            int g = (int) (k % gadgets);
+            String eventId = UUID.randomUUID().toString();
+            boolean measured = k >= warmupCount;
+            long now = System.nanoTime();
+            sent.put(eventId, new Sent(now, g, measured));
+            if (measured) {
+                int second = (int) Math.min(seconds, (now - measureStart) / 1_000_000_000L);
+                synchronized (this) {
+                    sentPerSecond[second]++;
+                }
+            }
+            // unique data too: the platform also deduplicates equal (name, data) from one gadget within 3 s
+            Map<String, Object> d = new LinkedHashMap<>();
+            d.put("peak_g", 2.4);
+            d.put("strength", "hard");
+            d.put("seq", k);
+            boards.get(g).emitEvent(eventId, "shaken", d);
+        });
+        long sendEnd = System.nanoTime();
+        log("all %d events sent; draining (up to %d s)", total, drain);
+        long drainDeadline = sendEnd + drain * 1_000_000_000L;
+        while (invokesReceived.get() < expected && System.nanoTime() < drainDeadline) {
+            Thread.sleep(20);
+        }
+        long drained = System.nanoTime();
+        Map<String, Long> runs = runCounts(ownerId);
+        while (active(runs) > 0 && System.nanoTime() < drainDeadline) {
+            Thread.sleep(200);
+            runs = runCounts(ownerId);
+        }
+        progress.shutdownNow();
+        if (jfrFile != null && platform != null) {
+            jcmd(platform.pid(), "JFR.stop", "name=bench");
+            result.put("jfr_recording", jfrFile);
+        }
+        double platformCpuAfter = platform == null ? Double.NaN : platform.cpuSeconds();
+        double mosquittoCpuAfter = mosquitto == null ? Double.NaN : mosquitto.cpuSeconds();
+        double harnessCpuAfter = harnessCpuSeconds();
+        Thread.sleep(1_500); // PostgreSQL flushes its statistics about once a second
+        Map<String, Long> dbAfter = dbWrites();
+        double admitted = metric("ringzero_events_total", "result=\"admitted\"") - admittedBefore;
+        double duplicatesPlatform = metric("ringzero_events_total", "result=\"duplicate\"") - duplicateBefore;
+        double loadWall = (drained - loop.start()) / 1e9;
+
+        // ------------------------------------------------------------------ report
+        ObjectNode latencyJson = latency.toJson();
+        latencyJson.put("what", "publish(link.event) -> link.invoke received, at the gadget, measured phase only");
+        result.set("latency_event_to_invoke", latencyJson);
+        result.set("send_lag", loop.lag().toJson());
+
+        ObjectNode counts = result.putObject("counts");
+        counts.put("events_sent", total);
+        counts.put("events_sent_measured", measuredCount);
+        counts.put("events_admitted", (long) admitted);
+        counts.put("events_duplicate_at_platform", (long) duplicatesPlatform);
+        long runsStarted = runs.values().stream().mapToLong(Long::longValue).sum();
+        counts.put("runs_started", runsStarted);
+        counts.put("runs_succeeded", runs.getOrDefault("succeeded", 0L));
+        ObjectNode byStatus = counts.putObject("runs_by_status");
+        runs.forEach(byStatus::put);
+        counts.put("invokes_expected", expected);
+        counts.put("invokes_received", invokesReceived.get());
+        counts.put("invokes_duplicate", duplicates.get());
+        counts.put("invokes_redelivered", redelivered.get());
+        counts.put("invokes_unexpected", unexpected.get());
+        counts.put("losses", expected - invokesReceived.get());
+        counts.put("invokes_expected_measured", expectedMeasured);
+        counts.put("invokes_received_measured", invokesMeasured.get());
+
+        ObjectNode throughput = result.putObject("throughput");
+        double measuredSendSeconds = (sendEnd - measureStart) / 1e9;
+        throughput.put("target_events_per_s", rate);
+        throughput.put("sent_events_per_s", round(measuredCount / measuredSendSeconds));
+        long lastInvoke = lastMeasuredInvoke.get();
+        double completionSeconds = lastInvoke == 0 ? Double.NaN : (lastInvoke - measureStart) / 1e9;
+        throughput.put("completed_events_per_s",
+                round((double) measuredCount * invokesMeasured.get() / Math.max(1, expectedMeasured) / completionSeconds));
+        throughput.put("invokes_per_s", round(invokesMeasured.get() / completionSeconds));
+        throughput.put("admitted_events_per_s_over_load", round(admitted / loadWall));
+        throughput.put("load_wall_s", round(loadWall));
+
+        ObjectNode cpu = result.putObject("resources");
+        if (platform != null) {
+            double used = platformCpuAfter - platformCpuBefore;
+            cpu.put("platform_pid", platform.pid());
+            cpu.put("platform_cpu_s_during_load", round(used));
+            cpu.put("platform_cpu_cores_during_load", round(used / loadWall));
+            cpu.put("platform_cpu_ms_per_admitted_event", round(used * 1000 / Math.max(1, admitted)));
+            cpu.put("platform_cpu_cores_idle", idleCores);
+            cpu.put("platform_cpu_ms_per_admitted_event_above_idle",
+                    round((used - idleCores * loadWall) * 1000 / Math.max(1, admitted)));
+            cpu.put("platform_cpu_s_total", round(platformCpuAfter));
+            cpu.put("platform_peak_rss_mib", platform.statusMiB("VmHWM"));
+            cpu.put("platform_rss_mib_end", platform.statusMiB("VmRSS"));
+            cpu.put("platform_threads_end", platform.threads());
+        }
+        if (mosquitto != null) {
+            cpu.put("mosquitto_cpu_s_during_load", round(mosquittoCpuAfter - mosquittoCpuBefore));
+            cpu.put("mosquitto_peak_rss_mib", mosquitto.statusMiB("VmHWM"));
+        }
+        cpu.put("harness_cpu_s_during_load", round(harnessCpuAfter - harnessCpuBefore));
+        cpu.put("load_average_after", loadAverage());
+
+        ObjectNode db = result.putObject("database_writes_per_admitted_event");
+        db.put("what", "pg_stat deltas over the load window (warm-up, measured phase, drain) divided by admitted events");
+        ObjectNode tables = Rest.JSON.createObjectNode();
+        dbAfter.forEach((key, after) -> {
+            double perEvent = round((after - dbBefore.getOrDefault(key, 0L)) / Math.max(1, admitted));
+            if (key.startsWith("table.")) {
+                if (perEvent >= 0.05) {
+                    tables.put(key.substring(6), perEvent);
+                }
+            } else {
+                db.put(key, perEvent);
+            }
+        });
+        db.set("rows_inserted_by_table", tables);
+
+        ArrayNode timeline = result.putArray("timeline");
+        for (int s = 0; s < perSecond.length; s++) {
+            Histogram h = perSecond[s].copy();
+            if (h.getTotalCount() == 0 && sentPerSecond[s] == 0) {
+                continue;
+            }
+            ObjectNode row = timeline.addObject();
+            row.put("s", s);
+            row.put("sent", sentPerSecond[s]);
+            row.put("invokes", h.getTotalCount());
+            if (h.getTotalCount() > 0) {
+                row.put("p50_ms", Latency.ms(h.getValueAtPercentile(50)));
+                row.put("p99_ms", Latency.ms(h.getValueAtPercentile(99)));
+                row.put("max_ms", Latency.ms(h.getMaxValue()));
+            }
+        }
+
+        ratios(floors);
+
+        targets();
+
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        Files.writeString(out, Rest.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(result));
+        System.out.println();
+        System.out.println(Table.render(result));
+        System.out.println("result: " + out);
+
+        pool.shutdown();
+        ExecutorService closers = Executors.newFixedThreadPool(16);
+        boards.forEach(b -> closers.submit(b::close));
+        closers.shutdown();
+        closers.awaitTermination(30, TimeUnit.SECONDS);
+        boardScheduler.shutdownNow();
+        long losses = expected - invokesReceived.get();
+        return losses == 0 && duplicates.get() == 0 ? 0 : 1;
+    }
+
+    // ---------------------------------------------------------------------- the gadget side
+
+    private DeskBot startBoard(LinkConfig link, int index, ScheduledExecutorService scheduler) {
+        DeskBot bot = new DeskBot(link, scheduler);
+        bot.setHistoryLimit(16);
+        bot.setAmbientImu(false);
+        bot.onInvocation(inv -> onInvocation(index, inv, System.nanoTime()));
+        bot.start();
+        if (!bot.awaitRegistered(Duration.ofSeconds(60))) {
+            throw new IllegalStateException(link.gadgetId() + " did not register");
+        }
+        return bot;
+    }
+
+    private void onInvocation(int gadget, ReceivedInvocation invocation, long now) {
+        if (invocation.handling() == ReceivedInvocation.Handling.REPLAYED) {
+            redelivered.incrementAndGet(); // the same invocation id again: the board answered from its store
+            return;
+        }
+        Object text = invocation.params().get("text");
+        int sep = text == null ? -1 : text.toString().indexOf(SEP);
+        Sent s = sep < 0 ? null : sent.get(text.toString().substring(0, sep));
+        if (s == null || s.gadget != gadget) {
+            unexpected.incrementAndGet();
+            return;
+        }
+        if (!s.answeredBy.add(text.toString().substring(sep + 1))) {
+            duplicates.incrementAndGet(); // a second invocation for the same (event, agent): a second run
+            return;
+        }
+        invokesReceived.incrementAndGet();
+        if (s.measured) {
+            long nanos = now - s.sentNanos;
+            latency.recordNanos(nanos);
+            invokesMeasured.incrementAndGet();
+            lastMeasuredInvoke.accumulateAndGet(now, Math::max);
+            Latency[] buckets = perSecond;
+            int second = (int) Math.min(buckets.length - 1, Math.max(0, (s.sentNanos - measureStart) / 1_000_000_000L));
+            buckets[second].recordNanos(nanos);
+        }
+    }
+
+    // ---------------------------------------------------------------------- gates
+
+    private ObjectNode gates(Rest owner, String suffix, int samples) {
+        ObjectNode out = Rest.JSON.createObjectNode();
+        if (samples <= 0) {
+            out.put("measured", false);
+            out.put("reason", "--gate-samples 0");
+            return out;
+        }
+        Rover rover = null;
+        try {
+            LinkConfig link = pair(owner, "bench-" + suffix + "-rover", "Bench rover");
+            rover = new Rover(link);
+            AtomicLong invokedAt = new AtomicLong();
+            rover.onInvocation(inv -> invokedAt.compareAndSet(0, System.nanoTime()));
+            rover.start();
+            if (!rover.awaitRegistered(Duration.ofSeconds(20))) {
+                throw new IllegalStateException("the rover did not register");
+            }
+            String g = link.gadgetId();
+            String agent = owner.post("/api/v1/gadget-agents", """
+                    {"apiVersion":"ringzero/v1","name":"bench gated drive","gadgets":["%1$s"],"kind":"rules",
+                     "triggers":[{"kind":"invoke"}],
+                     "actions":[{"gadget":"%1$s","command":"chassis.drive","params":{"left":20,"right":20,"duration_ms":20}}],
+                     "allow":{"commands":["chassis.drive"],"physical":true},
+                     "budget":{"runsPerHour":3600,"cooldownSeconds":0,"maxRunSeconds":30},
+                     "concurrency":"parallel","maxParallel":16}
+                    """.formatted(g)).expect(201, "creating the gated rover agent").json().get("id").asText();
+            Latency approvalToInvoke = new Latency();
+            Latency approveHttp = new Latency();
+            for (int i = 0; i < samples; i++) {
+                String runId = owner.post("/api/v1/gadget-agents/" + agent + "/runs", "{}")
+                        .expect(202, "starting a gated run").json().path("runId").asText();
+                String gateId = awaitGate(owner, runId, Duration.ofSeconds(15));
+                if (gateId == null) {
+                    JsonNode run = owner.get("/api/v1/runs/" + runId).json();
+                    out.put("measured", false);
+                    out.put("reason", "no pending gate appeared for a chassis.drive run within 15 s; run status "
+                            + run.path("status").asText() + ", action outcome "
+                            + run.at("/actions/0/outcome").asText("none") + " "
+                            + run.at("/actions/0/errorCode").asText(""));
+                    return out;
+                }
+                invokedAt.set(0);
+                long t0 = System.nanoTime();
+                Rest.Response approved = owner.post("/api/v1/gates/" + gateId + "/approve", "{}");
+                long t1 = System.nanoTime();
+                if (approved.status() / 100 != 2) {
+                    out.put("measured", false);
+                    out.put("reason", "approving gate answered " + approved.status() + ": " + approved.body());
+                    return out;
+                }
+                approveHttp.recordNanos(t1 - t0);
+                long deadline = System.nanoTime() + 15_000_000_000L;
+                while (invokedAt.get() == 0 && System.nanoTime() < deadline) {
+                    Thread.sleep(1);
+                }
+                if (invokedAt.get() == 0) {
+                    JsonNode gate = owner.get("/api/v1/gates/" + gateId).json();
+                    out.put("measured", false);
+                    out.put("reason", "an approved chassis.drive gate sent no link.invoke to the rover within 15 s "
+                            + "(gate state " + gate.path("state").asText() + ")");
+                    return out;
+                }
+                approvalToInvoke.recordNanos(invokedAt.get() - t0);
+                Thread.sleep(100); // the 20 ms drive ends; the next one would be refused as busy
+            }
+            out.put("measured", true);
+            out.set("approve_post_to_invoke", approvalToInvoke.toJson());
+            out.set("approve_http_response", approveHttp.toJson());
+            return out;
+        } catch (RuntimeException | InterruptedException e) {
+            out.put("measured", false);
+            out.put("reason", e.getMessage());
+            return out;
+        } finally {
+            if (rover != null) {
+                rover.close();
+            }
+        }
+    }
+
+    private static String awaitGate(Rest owner, String runId, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            Rest.Response r = owner.get("/api/v1/gates?state=pending");
+            if (r.status() == 200) {
+                for (JsonNode gate : r.json()) {
+                    if (runId.equals(gate.path("runId").asText())) {
+                        return gate.path("id").asText();
+                    }
+                }
+            }
+            Thread.sleep(50);
+        }
+        return null;
+    }
+
+    // ---------------------------------------------------------------------- platform side
+
+    private static LinkConfig pair(Rest owner, String id, String name) {
+        Rest.Response response = null;
+        for (int attempt = 0; attempt < 3; attempt++) {
+            response = owner.post("/api/v1/gadgets", "{\"id\":\"" + id + "\",\"name\":\"" + name + "\"}");
+            if (response.status() / 100 != 5) {
+                break;
+            }
+            log("pairing %s answered %d; trying again", id, response.status());
+        }
+        JsonNode paired = response.expect(201, "pairing " + id).json();
+        return new LinkConfig(paired.at("/mqtt/url").asText(), id, paired.at("/mqtt/password").asText());
+    }
+
+    /** "When shaken, show text": the text names the event and the agent, so the gadget can correlate. */
+    static String showText(String gadget, int index) {
+        return """
+                {"apiVersion":"ringzero/v1","name":"bench show text %2$d","gadgets":["%1$s"],"kind":"rules",
+                 "triggers":[{"kind":"gadget.event","gadget":"%1$s","event":"shaken"}],
+                 "actions":[{"gadget":"%1$s","command":"display.show_text","params":{"text":"{{event.id}}%3$s{{run.agent}}"}}],
+                 "allow":{"commands":["display.show_text"]},
+                 "budget":{"runsPerHour":3600,"cooldownSeconds":0,"maxRunSeconds":30},
+                 "concurrency":"parallel","maxParallel":16}
+                """.formatted(gadget, index, SEP);
+    }
+
+    private double metric(String name, String label) {
+        Rest.Response r = anonymous.get("/actuator/prometheus");
+        if (r.status() != 200) {
+            return Double.NaN;
+        }
+        double sum = 0;
+        for (String line : r.body().split("\n")) {
+            if (line.startsWith(name + "{") && line.contains(label)) {
+                sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return sum;
+    }
+
+    private Map<String, Long> runCounts(String ownerId) throws SQLException {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        try (Connection c = DriverManager.getConnection(args.required("jdbc"), args.text("db-user", "postgres"),
+                args.text("db-password", ""));
+             PreparedStatement s = c.prepareStatement("select status, count(*) from rz_run where owner_id = ? "
+                     + "and trigger_kind = 'gadget.event' group by status order by status")) {
+            s.setString(1, ownerId);
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    counts.put(rs.getString(1), rs.getLong(2));
+                }
+            }
+        }
+        return counts;
+    }
+
+    /** Commits and rows written in the bench database, and rows inserted per table (pg_stat views). */
+    private Map<String, Long> dbWrites() throws SQLException {
+        Map<String, Long> out = new LinkedHashMap<>();
+        try (Connection c = DriverManager.getConnection(args.required("jdbc"), args.text("db-user", "postgres"),
+                args.text("db-password", ""))) {
+            try (PreparedStatement s = c.prepareStatement("select xact_commit, xact_rollback, tup_inserted, tup_updated, "
+                    + "tup_deleted from pg_stat_database where datname = current_database()");
+                 ResultSet rs = s.executeQuery()) {
+                if (rs.next()) {
+                    out.put("commits", rs.getLong(1));
+                    out.put("rollbacks", rs.getLong(2));
+                    out.put("rows_inserted", rs.getLong(3));
+                    out.put("rows_updated", rs.getLong(4));
+                    out.put("rows_deleted", rs.getLong(5));
+                }
+            }
+            try (PreparedStatement s = c.prepareStatement("select relname, n_tup_ins from pg_stat_user_tables");
+                 ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    out.put("table." + rs.getString(1).toLowerCase(java.util.Locale.ROOT), rs.getLong(2));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static long active(Map<String, Long> runs) {
+        return runs.getOrDefault("admitted", 0L) + runs.getOrDefault("running", 0L) + runs.getOrDefault("queued", 0L);
+    }
+
+    // ---------------------------------------------------------------------- results
+
+    private void ratios(ObjectNode floors) {
+        ObjectNode ratios = result.putObject("ratios");
+        JsonNode l = result.get("latency_event_to_invoke");
+        JsonNode mqtt = floors.get("mqtt_round_trip");
+        JsonNode pg = floors.get("pg_commit");
+        for (String p : List.of("p50_ms", "p99_ms")) {
+            if (l.has(p) && mqtt.has(p) && mqtt.get(p).asDouble() > 0) {
+                ratios.put(p.replace("_ms", "") + "_vs_mqtt_round_trip", round(l.get(p).asDouble() / mqtt.get(p).asDouble()));
+            }
+            if (l.has(p) && pg.has(p) && pg.get(p).asDouble() > 0) {
+                ratios.put(p.replace("_ms", "") + "_vs_pg_commit", round(l.get(p).asDouble() / pg.get(p).asDouble()));
+            }
+        }
+        if (l.has("p50_ms") && mqtt.has("p50_ms")) {
+            ratios.put("p50_above_mqtt_floor_ms", round(l.get("p50_ms").asDouble() - mqtt.get("p50_ms").asDouble()));
+        }
+    }
+
+    private void targets() {
+        ObjectNode t = result.putObject("targets");
+        JsonNode c = result.get("config");
+        JsonNode counts = result.get("counts");
+        JsonNode l = result.get("latency_event_to_invoke");
+        boolean zeroLoss = counts.get("losses").asLong() == 0 && counts.get("invokes_duplicate").asLong() == 0;
+        double rate = c.get("rate_per_s").asDouble();
+        if (rate >= 95 && rate <= 105 && l.has("p50_ms")) {
+            t.put("at_100_per_s_p50_le_15ms", verdict(l.get("p50_ms").asDouble() <= 15));
+            t.put("at_100_per_s_p99_le_50ms", verdict(l.get("p99_ms").asDouble() <= 50));
+            t.put("at_100_per_s_zero_loss", verdict(zeroLoss));
+        }
+        if (rate >= 300) {
+            double admittedRate = counts.get("events_admitted").asDouble() / (c.get("seconds").asDouble()
+                    + c.get("warmup_s").asDouble());
+            long unfinished = counts.get("runs_started").asLong() - counts.get("runs_succeeded").asLong();
+            t.put("sustained_300_admitted_per_s", verdict(admittedRate >= 300 && zeroLoss && unfinished == 0
+                    && result.at("/throughput/completed_events_per_s").asDouble() >= 300));
+        }
+        JsonNode res = result.get("resources");
+        if (c.get("gadgets").asInt() >= 1000 && c.get("agents").asInt() >= 1000 && res.has("platform_peak_rss_mib")) {
+            t.put("rss_le_768_mib_with_1000_gadgets_and_agents", verdict(res.get("platform_peak_rss_mib").asDouble() <= 768));
+        }
+    }
+
+    private static String verdict(boolean met) {
+        return met ? "met" : "missed";
+    }
+
+    // ---------------------------------------------------------------------- helpers
+
+    private static <T> List<T> parallel(ExecutorService pool, int n, Function<Integer, T> task) throws Exception {
+        List<Future<T>> futures = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            int index = i;
+            futures.add(pool.submit(() -> task.apply(index)));
+        }
+        List<T> out = new ArrayList<>();
+        for (Future<T> f : futures) {
+            out.add(f.get());
+        }
+        return out;
+    }
+
+    private static void jcmd(long pid, String... command) {
+        List<String> cmd = new ArrayList<>(List.of("jcmd", Long.toString(pid)));
+        cmd.addAll(List.of(command));
+        try {
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            String output = new String(p.getInputStream().readAllBytes());
+            if (p.waitFor() != 0) {
+                log("jcmd %s failed: %s", String.join(" ", command), output.trim());
+            }
+        } catch (IOException e) {
+            log("jcmd unavailable: %s", e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static double harnessCpuSeconds() {
+        java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+        if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
+            return sun.getProcessCpuTime() / 1e9;
+        }
+        return Double.NaN;
+    }
+
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    private static double secondsSince(long nanos) {
+        return round((System.nanoTime() - nanos) / 1e9);
+    }
+
+    static double round(double v) {
+        return Math.round(v * 100) / 100.0;
+    }
+
+    static void log(String format, Object... values) {
+        System.out.printf("[bench %s] %s%n", java.time.LocalTime.now().withNano(0), String.format(format, values));
+    }
+
+    static {
+        // quiet Paho and the boards: one line per record, warnings only
+        System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tT.%1$tL %4$-7s %5$s%6$s%n");
+        java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
+    }
+}

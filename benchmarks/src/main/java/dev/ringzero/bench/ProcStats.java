@@ -1,0 +1,62 @@
+package dev.ringzero.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** CPU time and memory of another process, from /proc (Linux). */
+final class ProcStats {
+
+    private final long pid;
+    private final long clockTicks;
+
+    ProcStats(long pid, long clockTicks) {
+        this.pid = pid;
+        this.clockTicks = clockTicks;
+    }
+
+    long pid() {
+        return pid;
+    }
+
+    /** utime + stime, in seconds. */
+    double cpuSeconds() {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            // the command name may contain spaces and parentheses: fields start after the last ')'
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
+            // after the name, field 3 (state) is f[0]; utime is field 14 → f[11], stime field 15 → f[12]
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / (double) clockTicks;
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
+    }
+
+    /** A field of /proc/pid/status in MiB ({@code VmHWM}: peak RSS, {@code VmRSS}: now). */
+    double statusMiB(String field) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (line.startsWith(field + ":")) {
+                    String kb = line.substring(field.length() + 1).trim().split("\\s+")[0];
+                    return Math.round(Long.parseLong(kb) / 1024.0 * 10) / 10.0;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // gone
+        }
+        return Double.NaN;
+    }
+
+    int threads() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (line.startsWith("Threads:")) {
+                    return Integer.parseInt(line.substring(8).trim());
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // gone
+        }
+        return -1;
+    }
+}
