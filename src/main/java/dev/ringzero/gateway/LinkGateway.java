@@ -42,14 +42,18 @@ public class LinkGateway {
     private final SpeakerFloor floor;
     private final TriggerRouter router;
     private final java.util.concurrent.Executor workers;
+    private final java.util.concurrent.Executor resultWorkers;
 
     LinkGateway(GadgetStore gadgets, EventAdmission admission, Dispatcher dispatcher, LinkPublisher publisher,
             LinkRejections rejections, ObjectMapper json, Clock clock, Optional<DynsecBrokerAccess> dynsec,
             SpeakerFloor floor, TriggerRouter router,
-            @org.springframework.beans.factory.annotation.Qualifier("linkWorkers") java.util.concurrent.Executor workers) {
+            @org.springframework.beans.factory.annotation.Qualifier("linkWorkers") java.util.concurrent.Executor workers,
+            @org.springframework.beans.factory.annotation.Qualifier("linkResultWorkers")
+            java.util.concurrent.Executor resultWorkers) {
         this.floor = floor;
         this.router = router;
         this.workers = workers;
+        this.resultWorkers = resultWorkers;
         this.gadgets = gadgets;
         this.admission = admission;
         this.dispatcher = dispatcher;
@@ -169,6 +173,6 @@ public class LinkGateway {
             return;
         }
         // off the link's thread: settling wakes the waiting run, which may do a step of work
-        workers.execute(() -> dispatcher.onResult(gadgetId, message));
+        resultWorkers.execute(() -> dispatcher.onResult(gadgetId, message));
     }
 }

@@ -152,11 +152,25 @@ class MqttConfig {
     @Bean(destroyMethod = "shutdown")
     java.util.concurrent.ExecutorService linkWorkers(
             @org.springframework.beans.factory.annotation.Value("${ringzero.link.workers:6}") int workers) {
+        return lane("link-worker-", workers);
+    }
+
+    /**
+     * A lane of its own for device answers: an answer queued behind event routing would arrive
+     * after its command's timeout and turn a completed command into an unknown one.
+     */
+    @Bean(destroyMethod = "shutdown")
+    java.util.concurrent.ExecutorService linkResultWorkers(
+            @org.springframework.beans.factory.annotation.Value("${ringzero.link.result-workers:2}") int workers) {
+        return lane("link-result-", workers);
+    }
+
+    private static java.util.concurrent.ExecutorService lane(String name, int workers) {
         var counter = new java.util.concurrent.atomic.AtomicInteger();
         return new java.util.concurrent.ThreadPoolExecutor(workers, workers, 60, java.util.concurrent.TimeUnit.SECONDS,
                 new java.util.concurrent.ArrayBlockingQueue<>(10_000),
                 runnable -> {
-                    Thread thread = new Thread(runnable, "link-worker-" + counter.incrementAndGet());
+                    Thread thread = new Thread(runnable, name + counter.incrementAndGet());
                     thread.setDaemon(true);
                     return thread;
                 }, new java.util.concurrent.ThreadPoolExecutor.CallerRunsPolicy());

@@ -167,6 +167,11 @@ class MosquittoRoundTripTest {
 
         assertFalse(next("status").path("online").asBoolean(true));
         assertTrue(underTest.unpaired());
+        // the offline status goes out just before the disconnect completes: wait for the latter
+        long until = System.nanoTime() + 5_000_000_000L;
+        while (underTest.isConnected() && System.nanoTime() < until) {
+            Thread.sleep(20);
+        }
         assertFalse(underTest.isConnected());
         assertTrue(underTest.controlNotices().get(0).isUnpaired());
     }
