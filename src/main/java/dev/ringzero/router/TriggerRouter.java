@@ -6,6 +6,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -41,9 +43,11 @@ public class TriggerRouter {
     private final Clock clock;
     private final List<Matcher> matchers;
     private final FallbackWebhook fallbackWebhook;
+    private final ObjectMapper json;
 
     TriggerRouter(JdbcClient jdbc, TransactionTemplate transactions, InboxService inbox, Clock clock,
-            List<Matcher> matchers, FallbackWebhook fallbackWebhook) {
+            List<Matcher> matchers, FallbackWebhook fallbackWebhook, ObjectMapper json) {
+        this.json = json;
         this.fallbackWebhook = fallbackWebhook;
         this.jdbc = jdbc;
         this.transactions = transactions;
@@ -103,8 +107,15 @@ public class TriggerRouter {
 
     private void fallback(StoredEvent event) {
         String text = "[Gadget event] " + event.gadgetId() + ": " + event.name() + " " + event.data();
-        String data = "{\"gadget\":\"" + event.gadgetId() + "\",\"event\":\"" + event.name() + "\",\"eventId\":\""
-                + event.id() + "\",\"data\":" + event.data() + "}";
+        // built, not concatenated: an event name is the device's text and may hold any character
+        ObjectNode fields = json.createObjectNode().put("gadget", event.gadgetId()).put("event", event.name())
+                .put("eventId", event.id());
+        try {
+            fields.set("data", json.readTree(event.data()));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("admitted event data is always JSON", e);
+        }
+        String data = fields.toString();
         inbox.post(event.ownerId(), "gadget_event", text, data);
         fallbackWebhook.deliverAfterCommit(event.ownerId(), text, data);
     }

@@ -1,6 +1,7 @@
 package dev.ringzero.router;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 
 import java.time.Duration;
 import java.util.List;
@@ -172,5 +173,19 @@ class SpineTest extends PlatformTest {
         assertThat(started.json().path("status").asText()).isEqualTo("denied");
         assertThat(started.json().path("reason").asText()).isEqualTo("llm_runtime_unavailable");
         assertThat(bot.invocations()).isEmpty();
+    }
+
+    @Test
+    void anEventNameWithQuotesReachesTheInboxIntact() {
+        String name = "odd\"name";
+
+        bot.emitEvent(name, Map.of("strength", "hard"));
+
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> inbox().stream()
+                .anyMatch(text -> text.startsWith("[Gadget event] " + bot.gadgetId() + ": " + name)));
+        String data = alice.get("/api/v1/inbox").json().get(0).path("data").asText();
+        JsonNode fields = assertDoesNotThrow(() -> new com.fasterxml.jackson.databind.ObjectMapper().readTree(data));
+        assertThat(fields.path("event").asText()).isEqualTo(name);
+        assertThat(fields.at("/data/strength").asText()).isEqualTo("hard");
     }
 }
