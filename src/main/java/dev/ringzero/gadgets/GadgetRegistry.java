@@ -20,6 +20,7 @@ public class GadgetRegistry implements GadgetDirectory {
 
     private final GadgetStore store;
     private final ObjectMapper json;
+    private final java.util.Map<String, Parsed> parsed = new java.util.concurrent.ConcurrentHashMap<>();
 
     GadgetRegistry(GadgetStore store, ObjectMapper json) {
         this.store = store;
@@ -45,11 +46,22 @@ public class GadgetRegistry implements GadgetDirectory {
         if (row.registration() == null) {
             return Optional.empty();
         }
+        // Every dispatch reads the registration twice (the kernel's facts, the command's timeout):
+        // parse a stored text once and reuse it for as long as the row holds that same text.
+        Parsed cached = parsed.get(row.id());
+        if (cached != null && cached.text().equals(row.registration())) {
+            return Optional.of(cached.registration());
+        }
         try {
-            return Optional.of(Registration.from(json.readTree(row.registration())));
+            Registration registration = Registration.from(json.readTree(row.registration()));
+            parsed.put(row.id(), new Parsed(row.registration(), registration));
+            return Optional.of(registration);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a stored registration is always valid JSON", e);
         }
+    }
+
+    private record Parsed(String text, Registration registration) {
     }
 
     public GadgetView view(GadgetStore.Row row) {
