@@ -1,7 +1,6 @@
 package dev.ringzero.workflow;
 
-import java.time.Duration;
-import java.util.List;
+import java.util.Date;
 
 import dev.ringzero.agents.runs.AgentRuns;
 import dev.ringzero.agents.runs.RunRequest;
@@ -10,6 +9,8 @@ import dev.ringzero.gateway.Dispatcher;
 import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
+import org.camunda.bpm.engine.variable.Variables;
+import org.camunda.bpm.engine.variable.value.TypedValue;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -20,9 +21,6 @@ import org.springframework.context.annotation.Configuration;
 @Configuration
 class RunDelegates {
 
-    /** A margin past the device's deadline, so an answer sent at the last moment still counts. */
-    private static final Duration ANSWER_GRACE = Duration.ofSeconds(1);
-
     @Bean
     JavaDelegate runAdmit(AgentRuns runs, RuntimeService runtime) {
         return execution -> {
@@ -32,56 +30,62 @@ class RunDelegates {
                         .processDefinitionKey(ProcessIds.AGENT_RUN).list()
                         .forEach(instance -> runtime.deleteProcessInstance(instance.getId(), "restarted"));
             }
-            execution.setVariable("admission", admission.status().wire());
-            execution.setVariable("status", admission.status().wire());
-            execution.setVariable("maxRunDuration", "PT30S");
+            transient_(execution, RunVariables.ADMISSION, Variables.stringValue(admission.status().wire(), true));
+            if (admission.status() == RunStatus.ADMITTED || admission.status() == RunStatus.QUEUED) {
+                execution.setVariable(ProcessIds.VAR_STATUS, admission.status().wire());
+            }
         };
     }
 
     @Bean
     JavaDelegate runPrepare(AgentRuns runs) {
         return execution -> {
-            String runId = runId(execution);
-            if (RunStatus.QUEUED.wire().equals(execution.getVariable("admission"))) {
-                runs.takeTurn(runId);
+            String runId = execution.getProcessBusinessKey();
+            if (runs.prepare(runId)) {
+                execution.setVariable(ProcessIds.VAR_STATUS, RunStatus.RUNNING.wire());
             }
-            List<Integer> indexes = runs.prepare(runId);
-            execution.setVariable("actionIndexes", indexes);
-            execution.setVariable("maxRunDuration", runs.maxRun(runId).toString());
-            execution.setVariable("status", "running");
+            next(execution, runs.next(runId));
         };
     }
 
     @Bean
     JavaDelegate actionDispatch(AgentRuns runs) {
         return execution -> {
-            AgentRuns.DispatchStep step = runs.dispatch(runId(execution), (Integer) execution.getVariable("actionIndex"));
-            execution.setVariableLocal("sent", step.sent());
-            execution.setVariableLocal("waiting", step.waiting());
-            execution.setVariableLocal("invocationId", step.invocationId());
-            execution.setVariableLocal("commandTimeout", step.sent() ? step.timeout().plus(ANSWER_GRACE).toString()
-                    : "PT0S");
+            String runId = execution.getProcessBusinessKey();
+            AgentRuns.DispatchStep step = runs.dispatch(runId);
+            transient_(execution, RunVariables.SENT, Variables.booleanValue(step.sent(), true));
+            transient_(execution, RunVariables.WAITING, Variables.booleanValue(step.waiting(), true));
+            if (step.sent()) {
+                transient_(execution, RunVariables.ANSWER_DEADLINE,
+                        Variables.dateValue(Date.from(step.answerDeadline()), true));
+            } else if (step.waiting()) {
+                transient_(execution, RunVariables.RUN_DEADLINE,
+                        Variables.dateValue(Date.from(step.runDeadline()), true));
+            } else {
+                next(execution, runs.next(runId));
+            }
         };
     }
 
     @Bean
     JavaDelegate actionOutcome(AgentRuns runs) {
-        return execution -> runs.settle(runId(execution), (Integer) execution.getVariable("actionIndex"),
-                (String) execution.getVariable("invocationId"));
+        return execution -> {
+            String runId = execution.getProcessBusinessKey();
+            runs.settle(runId);
+            next(execution, runs.next(runId));
+        };
     }
 
     @Bean
     JavaDelegate runTimedOut(AgentRuns runs) {
-        return execution -> runs.timedOut(runId(execution));
+        return execution -> runs.timedOut(execution.getProcessBusinessKey());
     }
 
     @Bean
     JavaDelegate runFinish(AgentRuns runs, RuntimeService runtime) {
-        return execution -> {
-            runs.finish(runId(execution)).ifPresent(next -> runtime.createMessageCorrelation(
-                    ProcessIds.MESSAGE_AGENT_TURN).processInstanceBusinessKey(next).correlateAll());
-            execution.setVariable("status", "finished");
-        };
+        return execution -> runs.finish(execution.getProcessBusinessKey()).ifPresent(next -> runtime
+                .createMessageCorrelation(ProcessIds.MESSAGE_AGENT_TURN).processInstanceBusinessKey(next)
+                .correlateAll());
     }
 
     /** Wakes the run waiting for a device's answer; the outcome itself is read from the invocation record. */
@@ -166,14 +170,22 @@ class RunDelegates {
         return ((dev.ringzero.kernel.Turn.Preempted) turn).ticket();
     }
 
-    private static String runId(DelegateExecution execution) {
-        return (String) execution.getVariable(ProcessIds.VAR_RUN_ID);
+    private static void next(DelegateExecution execution, AgentRuns.Next next) {
+        transient_(execution, RunVariables.NEXT, Variables.stringValue(next.wire(), true));
+    }
+
+    /** Steers the next gateway or timer of this transaction; never written to the engine's tables. */
+    private static void transient_(DelegateExecution execution, String name, TypedValue value) {
+        execution.setVariable(name, value);
     }
 
     private static RunRequest request(DelegateExecution execution) {
-        return new RunRequest(runId(execution), (String) execution.getVariable("agentId"),
-                (String) execution.getVariable(ProcessIds.VAR_OWNER_ID), (Integer) execution.getVariable("revision"),
-                (String) execution.getVariable("triggerKind"), (String) execution.getVariable("triggerData"),
-                (String) execution.getVariable("eventId"), (Boolean) execution.getVariable("proactive"));
+        return new RunRequest(execution.getProcessBusinessKey(), (String) execution.getVariable(ProcessIds.VAR_AGENT_ID),
+                (String) execution.getVariable(ProcessIds.VAR_OWNER_ID),
+                (Integer) execution.getVariable(ProcessIds.VAR_REVISION),
+                (String) execution.getVariable(ProcessIds.VAR_TRIGGER_KIND),
+                (String) execution.getVariable(RunVariables.TRIGGER_DATA),
+                (String) execution.getVariable(RunVariables.EVENT_ID),
+                (Boolean) execution.getVariable(RunVariables.PROACTIVE));
     }
 }

@@ -1,35 +1,42 @@
 package dev.ringzero.workflow;
 
-import java.util.HashMap;
-import java.util.Map;
-
+import dev.ringzero.accounts.CamundaIdentity;
 import dev.ringzero.agents.runs.RunRequest;
 import org.camunda.bpm.engine.RuntimeService;
+import org.camunda.bpm.engine.variable.VariableMap;
+import org.camunda.bpm.engine.variable.Variables;
 import org.springframework.stereotype.Component;
 
-/** Starts {@code agent-run} instances: business key = run id, variables an analyst can read in Cockpit. */
+/**
+ * Starts {@code agent-run} instances: business key = run id. What an analyst reads in Cockpit
+ * (agent, revision, trigger kind, status) is stored with the instance; the rest of the request
+ * (owner, trigger data, event) is handed to admission as transient variables, which the engine
+ * never writes: {@code rz_run} records it once.
+ */
 @Component
 public class RunLauncher {
 
     private final RuntimeService runtime;
-    private final dev.ringzero.accounts.CamundaIdentity camunda;
+    private final CamundaIdentity camunda;
 
-    RunLauncher(RuntimeService runtime, dev.ringzero.accounts.CamundaIdentity camunda) {
+    RunLauncher(RuntimeService runtime, CamundaIdentity camunda) {
         this.runtime = runtime;
         this.camunda = camunda;
     }
 
-    /** Starts the run in the caller's transaction; admission happens before this returns. */
+    /**
+     * Starts the run in the caller's transaction: admission, preparation and the first action's
+     * dispatch happen before this returns (the command leaves once the caller commits).
+     */
     public String start(RunRequest request) {
-        Map<String, Object> variables = new HashMap<>();
-        variables.put(ProcessIds.VAR_RUN_ID, request.runId());
-        variables.put("agentId", request.agentId());
-        variables.put(ProcessIds.VAR_OWNER_ID, request.ownerId());
-        variables.put("revision", request.revision());
-        variables.put("triggerKind", request.triggerKind());
-        variables.put("triggerData", request.triggerData());
-        variables.put("eventId", request.eventId());
-        variables.put("proactive", request.proactive());
+        VariableMap variables = Variables.createVariables()
+                .putValue(ProcessIds.VAR_AGENT_ID, request.agentId())
+                .putValue(ProcessIds.VAR_REVISION, request.revision())
+                .putValue(ProcessIds.VAR_TRIGGER_KIND, request.triggerKind())
+                .putValueTyped(ProcessIds.VAR_OWNER_ID, Variables.stringValue(request.ownerId(), true))
+                .putValueTyped(RunVariables.TRIGGER_DATA, Variables.stringValue(request.triggerData(), true))
+                .putValueTyped(RunVariables.EVENT_ID, Variables.stringValue(request.eventId(), true))
+                .putValueTyped(RunVariables.PROACTIVE, Variables.booleanValue(request.proactive(), true));
         String instanceId = runtime.startProcessInstanceByKey(ProcessIds.AGENT_RUN, request.runId(), variables).getId();
         // the owner may follow the run in Cockpit (analysts read every run's history)
         camunda.grantInstance(request.ownerId(), instanceId);

@@ -52,4 +52,18 @@ public final class Agents {
                  "concurrency":"%4$s","maxParallel":8}
                 """.formatted(gadget, name, durationMs, concurrency);
     }
+
+    /**
+     * Reads the accelerometer (answered at once, 2 s timeout) on "run it now". With the bot silent a
+     * run stays active until that timeout: how tests hold a run open without racing it.
+     */
+    public static String imuRead(String gadget, String name, String concurrency) {
+        return """
+                {"apiVersion":"ringzero/v1","name":"%2$s","gadgets":["%1$s"],"kind":"rules",
+                 "triggers":[{"kind":"invoke"}],
+                 "actions":[{"gadget":"%1$s","command":"imu.read","params":{}}],
+                 "allow":{"commands":["imu.read"]},"budget":{"runsPerHour":100},
+                 "concurrency":"%3$s","maxParallel":8}
+                """.formatted(gadget, name, concurrency);
+    }
 }

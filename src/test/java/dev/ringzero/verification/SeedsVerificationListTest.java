@@ -167,19 +167,26 @@ class SeedsVerificationListTest extends PlatformTest {
 
     @Test
     void overlappingRuns_singleConcurrencyDropsTheOverlapAndQueuedRunsTakeTurns() {
-        String single = Agents.create(alice, Agents.sound(bot.gadgetId(), "single", 1_000, "single"));
-        String queued = Agents.create(alice, Agents.sound(bot.gadgetId(), "queued", 200, "queued"));
+        String single = Agents.create(alice, Agents.imuRead(bot.gadgetId(), "single", "single"));
+        String queued = Agents.create(alice, Agents.imuRead(bot.gadgetId(), "queued", "queued"));
+        bot.setSilent(true); // the first runs wait for an answer (2 s timeout): they overlap what follows
 
         String first = Agents.runNow(alice, single);
         Response overlap = alice.post("/api/v1/gadget-agents/" + single + "/runs", "{}");
-        Agents.runNow(alice, queued);
+        String firstQueued = Agents.runNow(alice, queued);
         Response second = alice.post("/api/v1/gadget-agents/" + queued + "/runs", "{}");
+        bot.setSilent(false);
 
         assertThat(overlap.json().path("status").asText()).isEqualTo("dropped_concurrency");
         assertThat(second.json().path("status").asText()).isEqualTo("queued");
-        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> Agents.statuses(alice, queued).stream()
-                .allMatch("succeeded"::equals));
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> "succeeded".equals(Agents.run(alice, first).path("status").asText()));
+        assertThat(bot.invocations()).hasSize(2); // the dropped and the queued run sent nothing
+        String secondId = second.json().path("runId").asText();
+        Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> "succeeded".equals(
+                Agents.run(alice, secondId).path("status").asText()));
+        // the second queued run started only once the first had ended (unanswered: unknown, failed)
+        assertThat(Agents.run(alice, firstQueued).path("status").asText()).isEqualTo("failed");
+        assertThat(Agents.run(alice, first).path("status").asText()).isEqualTo("failed");
+        assertThat(bot.invocations()).hasSize(3);
     }
 
     @Test

@@ -10,7 +10,6 @@ import dev.ringzero.firmware.DeskBot;
 import dev.ringzero.support.Agents;
 import dev.ringzero.support.Api;
 import dev.ringzero.support.Boards;
-import dev.ringzero.support.Definitions;
 import dev.ringzero.support.PlatformTest;
 import org.camunda.bpm.engine.AuthorizationException;
 import org.camunda.bpm.engine.HistoryService;
@@ -43,7 +42,8 @@ class CockpitVisibilityTest extends PlatformTest {
                 .isEqualTo(201);
         try (Boards boards = new Boards()) {
             DeskBot bot = boards.deskBot(alice);
-            String agent = Agents.create(alice, Definitions.barkWhenShakenHard(bot.gadgetId(), null));
+            String agent = Agents.create(alice, Agents.imuRead(bot.gadgetId(), "imu", "parallel"));
+            bot.setSilent(true); // the run waits for its answer: a running instance, as in Cockpit
             String runId = Agents.runNow(alice, agent);
 
             List<HistoricProcessInstance> seenByAnalyst = as(analyst, () -> history.createHistoricProcessInstanceQuery()

@@ -46,15 +46,34 @@ public class AgentRuns {
     }
 
     /**
-     * What dispatching one action did: sent (wait for the answer until {@code timeout}), waiting for
-     * the gadget's speaker (wait for a turn), or settled now.
+     * What dispatching one action did: sent (wait for the answer until {@code answerDeadline}),
+     * waiting for the gadget's speaker (at most until {@code runDeadline}), or settled now.
      */
-    public record DispatchStep(boolean sent, boolean waiting, String invocationId, Duration timeout) {
+    public record DispatchStep(boolean sent, boolean waiting, String invocationId, Instant answerDeadline,
+            Instant runDeadline) {
 
         static DispatchStep settled() {
-            return new DispatchStep(false, false, null, null);
+            return new DispatchStep(false, false, null, null, null);
         }
     }
+
+    /** What a run does after a step: dispatch its next unsettled action, time out, or finish. */
+    public enum Next {
+        ACTION("action"), TIMED_OUT("timed_out"), DONE("done");
+
+        private final String wire;
+
+        Next(String wire) {
+            this.wire = wire;
+        }
+
+        public String wire() {
+            return wire;
+        }
+    }
+
+    /** A margin past the device's deadline, so an answer sent at the last moment still counts. */
+    static final Duration ANSWER_GRACE = Duration.ofSeconds(1);
 
     private final RunStore runs;
     private final AgentStore agentStore;
@@ -142,38 +161,63 @@ public class AgentRuns {
         return new Admission(RunStatus.ADMITTED, null, List.of());
     }
 
-    /** The run's turn came (queued): it becomes admitted. */
-    public boolean takeTurn(String runId) {
-        return runs.transition(runId, RunStatus.QUEUED.wire(), RunStatus.ADMITTED.wire(), null, clock.instant());
-    }
-
-    /** Renders every action's parameters and records them; returns the action indexes to run. */
-    public List<Integer> prepare(String runId) {
-        RunStore.Run run = runs.find(runId).orElseThrow();
-        if (!runs.transition(runId, RunStatus.ADMITTED.wire(), RunStatus.RUNNING.wire(), null, clock.instant())) {
-            return List.of(); // cancelled or fenced before it started
+    /**
+     * Renders every action's parameters and records them; false when the run has nothing to do
+     * (fenced or cancelled while it waited for its turn). A queued run's turn has come here.
+     */
+    public boolean prepare(String runId) {
+        Instant now = clock.instant();
+        runs.transition(runId, RunStatus.QUEUED.wire(), RunStatus.ADMITTED.wire(), null, now);
+        if (!runs.transition(runId, RunStatus.ADMITTED.wire(), RunStatus.RUNNING.wire(), null, now)) {
+            return false;
         }
+        RunStore.Run run = runs.find(runId).orElseThrow();
         AgentSpec spec = agents.spec(run.agentId(), run.revision());
         Map<String, Object> context = templateContext(run);
-        List<Integer> indexes = new ArrayList<>();
         for (int i = 0; i < spec.actions().size(); i++) {
             AgentSpec.Action action = spec.actions().get(i);
             Map<String, Object> params = Templates.renderParams(action.params(), context);
-            runs.insertAction(runId, i, action.gadget(), action.command(), write(params), clock.instant());
-            indexes.add(i);
+            runs.insertAction(runId, i, action.gadget(), action.command(), write(params), now);
         }
-        return indexes;
+        return true;
+    }
+
+    /**
+     * The next step: the first unsettled action while the run is running and within its
+     * maxRunSeconds; otherwise the run is done (or out of time, with actions left).
+     */
+    public Next next(String runId) {
+        RunStore.Run run = runs.find(runId).orElseThrow();
+        if (!RunStatus.RUNNING.wire().equals(run.status())) {
+            return Next.DONE;
+        }
+        if (unsettled(runs.actions(runId)).isEmpty()) {
+            return Next.DONE;
+        }
+        return clock.instant().isBefore(runDeadline(run)) ? Next.ACTION : Next.TIMED_OUT;
+    }
+
+    private static Optional<RunStore.Action> unsettled(List<RunStore.Action> actions) {
+        return actions.stream().filter(action -> action.outcome() == null).findFirst();
     }
 
     /** Asks the kernel now and sends the action if allowed; otherwise settles it at once. */
-    public DispatchStep dispatch(String runId, int index) {
+    public DispatchStep dispatch(String runId) {
         RunStore.Run run = runs.find(runId).orElseThrow();
-        RunStore.Action action = runs.actions(runId).get(index);
-        if (action.outcome() != null) {
-            return DispatchStep.settled(); // settled while it waited (dropped as stale)
+        Optional<RunStore.Action> next = unsettled(runs.actions(runId));
+        if (next.isEmpty()) {
+            return DispatchStep.settled();
         }
+        RunStore.Action action = next.get();
+        int index = action.index();
         if (!RunStatus.RUNNING.wire().equals(run.status())) {
-            runs.actionEnded(runId, index, "deny", "denied", "run_" + run.status(), null, clock.instant());
+            // fenced or ended meanwhile: none of its remaining actions is sent
+            for (RunStore.Action left : runs.actions(runId)) {
+                if (left.outcome() == null) {
+                    runs.actionEnded(runId, left.index(), "deny", "denied", "run_" + run.status(), null,
+                            clock.instant());
+                }
+            }
             return DispatchStep.settled();
         }
         Priority priority = run.proactive() ? Priority.PROACTIVE : Priority.EXPLICIT;
@@ -182,7 +226,7 @@ public class AgentRuns {
             ticket = speakerTicket(runId, index);
             Claim claim = floor.request(action.gadgetId(), ticket, priority, action.startedAt());
             if (claim instanceof Claim.Queued) {
-                return new DispatchStep(false, true, null, null);
+                return new DispatchStep(false, true, null, null, runDeadline(run));
             }
             if (claim instanceof Claim.DroppedStale) {
                 dropStale(runId, index);
@@ -197,8 +241,10 @@ public class AgentRuns {
             if (ticket != null) {
                 floor.playing(sent.invocationId(), action.gadgetId(), ticket);
             }
+            Instant answerBy = sent.deadline().plus(ANSWER_GRACE);
+            Instant runDeadline = runDeadline(run);
             return new DispatchStep(true, false, sent.invocationId(),
-                    Duration.between(clock.instant(), sent.deadline()));
+                    answerBy.isBefore(runDeadline) ? answerBy : runDeadline, runDeadline);
         }
         if (ticket != null) {
             floor.release(action.gadgetId(), ticket);
@@ -230,11 +276,20 @@ public class AgentRuns {
         runs.actionEnded(runId, index, "allow", "dropped_stale", null, null, clock.instant());
     }
 
-    /** Records the device's answer, or {@code unknown} when the deadline passed without one. */
-    public void settle(String runId, int index, String invocationId) {
+    /**
+     * Records the answer to the action the run waits for, or {@code unknown} when its deadline
+     * passed without one.
+     */
+    public void settle(String runId) {
+        Optional<RunStore.Action> waitingFor = unsettled(runs.actions(runId));
+        if (waitingFor.isEmpty() || waitingFor.get().invocationId() == null) {
+            return; // settled meanwhile (the run was fenced or ended)
+        }
+        int index = waitingFor.get().index();
+        String invocationId = waitingFor.get().invocationId();
         Outcome outcome = dispatcher.expire(invocationId).orElseGet(() -> dispatcher.stored(invocationId));
         RunStore.Run run = runs.find(runId).orElseThrow();
-        gates.autoExecuted(run.ownerId(), run.agentId(), runId, runs.actions(runId).get(index).command(), null,
+        gates.autoExecuted(run.ownerId(), run.agentId(), runId, waitingFor.get().command(), null,
                 outcome.status());
         String code = outcome instanceof Outcome.Failed failed ? failed.errorCode() : null;
         String result = outcome instanceof Outcome.Completed completed ? String.valueOf(completed.payload())
@@ -279,10 +334,10 @@ public class AgentRuns {
         return fenced;
     }
 
-    /** The run's maxRunSeconds, for the timer on the actions. */
-    public Duration maxRun(String runId) {
-        RunStore.Run run = runs.find(runId).orElseThrow();
-        return Duration.ofSeconds(Math.max(1, agents.spec(run.agentId(), run.revision()).budget().maxRunSeconds()));
+    /** When the run's maxRunSeconds, counted from its start, are over. */
+    private Instant runDeadline(RunStore.Run run) {
+        Instant started = run.startedAt() == null ? run.createdAt() : run.startedAt();
+        return started.plusSeconds(Math.max(1, agents.spec(run.agentId(), run.revision()).budget().maxRunSeconds()));
     }
 
     Map<String, Object> templateContext(RunStore.Run run) {

@@ -1,0 +1,28 @@
+package dev.ringzero.workflow;
+
+/**
+ * The transient variables of {@code agent-run}: handed from one step to the next gateway or timer
+ * within one transaction, never written to the engine's tables. What a run decided is recorded in
+ * {@code rz_run} and {@code rz_run_action}; these only steer the model.
+ */
+final class RunVariables {
+
+    /** Set by the launcher, read by admission. */
+    static final String TRIGGER_DATA = "triggerData";
+    static final String EVENT_ID = "eventId";
+    static final String PROACTIVE = "proactive";
+
+    /** admitted, queued, or the status a run that never starts ends with. */
+    static final String ADMISSION = "admission";
+    /** action, timed_out or done: what the run does next. */
+    static final String NEXT = "next";
+    /** The action left for the device: wait for its answer until {@link #ANSWER_DEADLINE}. */
+    static final String SENT = "sent";
+    /** The action waits for the gadget's speaker, at most until {@link #RUN_DEADLINE}. */
+    static final String WAITING = "waiting";
+    static final String ANSWER_DEADLINE = "answerDeadline";
+    static final String RUN_DEADLINE = "runDeadline";
+
+    private RunVariables() {
+    }
+}
