@@ -79,18 +79,27 @@ public class CamundaIdentity {
      * and afterwards (its history, with historic instance permissions enabled).
      */
     public void grantInstance(String userId, String processInstanceId) {
-        Authorization runtime = authorizations.createNewAuthorization(Authorization.AUTH_TYPE_GRANT);
-        runtime.setUserId(userId);
-        runtime.setResource(Resources.PROCESS_INSTANCE);
-        runtime.setResourceId(processInstanceId);
-        runtime.addPermission(Permissions.READ);
-        authorizations.saveAuthorization(runtime);
+        grantRunning(userId, processInstanceId);
         Authorization history = authorizations.createNewAuthorization(Authorization.AUTH_TYPE_GRANT);
         history.setUserId(userId);
         history.setResource(Resources.HISTORIC_PROCESS_INSTANCE);
         history.setResourceId(processInstanceId);
         history.addPermission(org.camunda.bpm.engine.authorization.HistoricProcessInstancePermissions.READ);
         authorizations.saveAuthorization(history);
+    }
+
+    /**
+     * Lets an owner read one process instance while it runs (Cockpit); the engine deletes the
+     * grant when the instance ends. For agent runs, whose finished record the owner reads over
+     * REST ({@code /api/v1/runs/{id}}): one row instead of two, and no history lookup per run.
+     */
+    public void grantRunning(String userId, String processInstanceId) {
+        Authorization runtime = authorizations.createNewAuthorization(Authorization.AUTH_TYPE_GRANT);
+        runtime.setUserId(userId);
+        runtime.setResource(Resources.PROCESS_INSTANCE);
+        runtime.setResourceId(processInstanceId);
+        runtime.addPermission(Permissions.READ);
+        authorizations.saveAuthorization(runtime);
     }
 
     private void ensureGroup(String id, String name, String type) {

@@ -68,6 +68,8 @@ public class Dispatcher {
     private final Clock clock;
     private final List<AnswerListener> listeners;
     private final Map<String, CompletableFuture<Outcome>> waiting = new ConcurrentHashMap<>();
+    /** The run of each unanswered invocation this node sent (saves a read per answer). */
+    private final Map<String, String> runs = new ConcurrentHashMap<>();
 
     Dispatcher(PolicyKernel kernel, GadgetRegistry gadgets, LinkPublisher publisher, JdbcClient jdbc, ObjectMapper json,
             Clock clock, List<AnswerListener> listeners) {
@@ -110,6 +112,9 @@ public class Dispatcher {
                 .update();
         CompletableFuture<Outcome> future = new CompletableFuture<>();
         waiting.put(invocationId, future);
+        if (runId != null) {
+            runs.put(invocationId, runId);
+        }
         byte[] bytes;
         try {
             bytes = json.writeValueAsBytes(envelope);
@@ -126,6 +131,7 @@ public class Dispatcher {
                         publisher.publish(request.gadgetId(), Topics.INVOKE, bytes);
                     } else {
                         waiting.remove(invocationId);
+                        runs.remove(invocationId);
                     }
                 }
             });
@@ -158,17 +164,17 @@ public class Dispatcher {
         return expire(sent.invocationId()).orElseGet(() -> stored(sent.invocationId()));
     }
 
-    /** Marks an unanswered invocation unknown; empty if it was answered meanwhile. */
+    /**
+     * Marks an unanswered invocation unknown; empty if it was answered meanwhile. Listeners are not
+     * told: whoever expires an invocation is the one that waited for it (a run's deadline, a
+     * direct command's await).
+     */
     public java.util.Optional<Outcome> expire(String invocationId) {
         int updated = jdbc.sql("update rz_invocation set outcome = 'unknown', answered_at = ? where id = ? "
                 + "and outcome = 'sent'").params(Timestamp.from(clock.instant()), invocationId).update();
         waiting.remove(invocationId);
-        if (updated == 0) {
-            return java.util.Optional.empty();
-        }
-        Outcome unknown = new Outcome.Unknown(invocationId);
-        notifyListeners(invocationId, unknown);
-        return java.util.Optional.of(unknown);
+        runs.remove(invocationId);
+        return updated == 0 ? java.util.Optional.empty() : java.util.Optional.of(new Outcome.Unknown(invocationId));
     }
 
     public Outcome invokeAndWait(ActionRequest request, String origin) {
@@ -207,8 +213,12 @@ public class Dispatcher {
         if (listeners.isEmpty()) {
             return;
         }
-        String runId = jdbc.sql("select run_id from rz_invocation where id = ?").param(invocationId)
-                .query(String.class).optional().orElse(null);
+        // the run is known in memory for what this node sent; after a restart, from the record
+        String runId = runs.remove(invocationId);
+        if (runId == null) {
+            runId = jdbc.sql("select run_id from rz_invocation where id = ?").param(invocationId)
+                    .query(String.class).optional().orElse(null);
+        }
         for (AnswerListener listener : listeners) {
             listener.answered(invocationId, runId, outcome);
         }

@@ -26,9 +26,9 @@ import org.springframework.integration.mqtt.support.MqttHeaders;
 import org.springframework.messaging.MessageChannel;
 
 /**
- * The platform's MQTT wiring: one shared Paho connection (service credential, TCP_NODELAY,
- * persistent session so QoS 1 messages wait for us across a restart), one inbound adapter for
- * the device → platform topics, one outbound handler; plus the broker-side identity
+ * The platform's MQTT wiring: three Paho connections with the service credential and TCP_NODELAY
+ * (device messages in, device answers in, everything out; the inbound two keep a persistent
+ * session so QoS 1 messages wait for us across a restart), plus the broker-side identity
  * provisioning that matches the deployment shape.
  */
 @Configuration
@@ -80,6 +80,17 @@ class MqttConfig {
         return clientManager(settings, password, settings.clientId() + "-out", true);
     }
 
+    /**
+     * Device answers arrive on a connection of their own, with its own Paho thread: an answer
+     * queued behind a burst of events would reach its run after the command's deadline and turn
+     * a completed command into an unknown one.
+     */
+    @Bean
+    Mqttv3ClientManager mqttAnswersClientManager(MqttSettings settings,
+            @Qualifier("mqttServicePassword") String password, java.util.Optional<EmbeddedBroker> embedded) {
+        return clientManager(settings, password, settings.clientId() + "-answers", false);
+    }
+
     private static Mqttv3ClientManager clientManager(MqttSettings settings, String password, String clientId,
             boolean cleanSession) {
         MqttConnectOptions options = new MqttConnectOptions();
@@ -107,12 +118,27 @@ class MqttConfig {
     MqttPahoMessageDrivenChannelAdapter linkInboundAdapter(@Qualifier("mqttClientManager") Mqttv3ClientManager manager,
             MqttSettings settings,
             java.util.Optional<DynsecBrokerAccess> dynsec) {
+        List<String> topics = subscriptions(settings, Topics.INBOUND);
+        dynsec.ifPresent(access -> topics.add(DynsecBrokerAccess.RESPONSE_TOPIC));
+        return inboundAdapter(manager, topics);
+    }
+
+    @Bean
+    MqttPahoMessageDrivenChannelAdapter linkAnswersAdapter(
+            @Qualifier("mqttAnswersClientManager") Mqttv3ClientManager manager, MqttSettings settings) {
+        return inboundAdapter(manager, subscriptions(settings, Topics.ANSWERS));
+    }
+
+    private static List<String> subscriptions(MqttSettings settings, String[] filters) {
         List<String> topics = new ArrayList<>();
-        for (String topic : Topics.INBOUND) {
+        for (String topic : filters) {
             topics.add(settings.sharedGroup() == null || settings.sharedGroup().isBlank() ? topic
                     : "$share/" + settings.sharedGroup() + "/" + topic);
         }
-        dynsec.ifPresent(access -> topics.add(DynsecBrokerAccess.RESPONSE_TOPIC));
+        return topics;
+    }
+
+    private MqttPahoMessageDrivenChannelAdapter inboundAdapter(Mqttv3ClientManager manager, List<String> topics) {
         var adapter = new MqttPahoMessageDrivenChannelAdapter(manager, topics.toArray(String[]::new));
         DefaultPahoMessageConverter converter = new DefaultPahoMessageConverter();
         converter.setPayloadAsBytes(true);
@@ -183,8 +209,10 @@ class MqttConfig {
 
     @Bean
     HealthIndicator mqtt(@Qualifier("mqttClientManager") Mqttv3ClientManager inbound,
-            @Qualifier("mqttOutboundClientManager") Mqttv3ClientManager outbound, MqttSettings settings) {
-        return () -> (inbound.isConnected() && outbound.isConnected() ? Health.up() : Health.down())
+            @Qualifier("mqttOutboundClientManager") Mqttv3ClientManager outbound,
+            @Qualifier("mqttAnswersClientManager") Mqttv3ClientManager answers, MqttSettings settings) {
+        return () -> (inbound.isConnected() && outbound.isConnected() && answers.isConnected() ? Health.up()
+                : Health.down())
                 .withDetail("broker", settings.url())
                 .withDetail("embedded", settings.embedded()).build();
     }

@@ -14,9 +14,10 @@ public final class Topics {
     public static final String RESULTS = "results";
     public static final String CONTROL = "control";
 
-    /** Topic filters the platform subscribes to (device → platform). */
-    public static final String[] INBOUND = {
-        ROOT + "+/" + REGISTER, ROOT + "+/" + STATUS, ROOT + "+/" + EVENTS, ROOT + "+/" + RESULTS};
+    /** Topic filters the platform subscribes to (device → platform), but for answers. */
+    public static final String[] INBOUND = {ROOT + "+/" + REGISTER, ROOT + "+/" + STATUS, ROOT + "+/" + EVENTS};
+    /** Device answers ({@code link.result}): subscribed on a connection of their own. */
+    public static final String[] ANSWERS = {ROOT + "+/" + RESULTS};
 
     private Topics() {
     }

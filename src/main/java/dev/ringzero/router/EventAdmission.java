@@ -29,7 +29,8 @@ public class EventAdmission {
     public sealed interface Result permits Admitted, Duplicate {
     }
 
-    public record Admitted(String eventId) implements Result {
+    /** Admitted: the event as stored, so routing need not read it back. */
+    public record Admitted(String eventId, TriggerRouter.StoredEvent event) implements Result {
     }
 
     public record Duplicate(String reason) implements Result {
@@ -58,7 +59,7 @@ public class EventAdmission {
     public Result admitAndRoute(IncomingEvent event) {
         Result result = admit(event);
         if (result instanceof Admitted admitted) {
-            router.routeQuietly(admitted.eventId());
+            router.routeQuietly(admitted.event());
         }
         return result;
     }
@@ -84,7 +85,8 @@ public class EventAdmission {
                         .params(id, event.gadgetId(), event.ownerId(), event.deviceEventId(), event.name(), data,
                                 contentKey, event.source(), Timestamp.from(now))
                         .update();
-                return new Admitted(id);
+                return new Admitted(id, new TriggerRouter.StoredEvent(id, event.gadgetId(), event.ownerId(),
+                        event.deviceEventId(), event.name(), data, now));
             });
         } catch (DuplicateKeyException e) {
             result = new Duplicate("same_event_id");

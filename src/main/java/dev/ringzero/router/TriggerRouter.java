@@ -58,27 +58,38 @@ public class TriggerRouter {
 
     /** Routes now; a failure is logged and left to the recovery sweep, never lost. */
     public void routeQuietly(String eventId) {
+        quietly(eventId, () -> route(eventId));
+    }
+
+    /** As {@link #routeQuietly(String)}, for an event just admitted (what was stored, in hand). */
+    public void routeQuietly(StoredEvent event) {
+        quietly(event.id(), () -> transactions.executeWithoutResult(status -> {
+            if (claimed(event.id())) {
+                routeClaimed(event);
+            }
+        }));
+    }
+
+    private static void quietly(String eventId, Runnable routing) {
         try {
-            route(eventId);
+            routing.run();
         } catch (RuntimeException e) {
             log.warn("routing event {} failed; it stays admitted and will be retried: {}", eventId, e.toString());
         }
     }
 
     public void route(String eventId) {
-        transactions.executeWithoutResult(status -> {
-            Optional<StoredEvent> event = claim(eventId);
-            if (event.isEmpty()) {
-                return;
-            }
-            boolean matched = false;
-            for (Matcher matcher : matchers) {
-                matched |= matcher.route(event.get());
-            }
-            if (!matched) {
-                fallback(event.get());
-            }
-        });
+        transactions.executeWithoutResult(status -> claim(eventId).ifPresent(this::routeClaimed));
+    }
+
+    private void routeClaimed(StoredEvent event) {
+        boolean matched = false;
+        for (Matcher matcher : matchers) {
+            matched |= matcher.route(event);
+        }
+        if (!matched) {
+            fallback(event);
+        }
     }
 
     /** Routes events that were admitted but never routed (a crash between the two). */
@@ -92,9 +103,7 @@ public class TriggerRouter {
 
     /** Marks the event routed; only one router (node or thread) wins it. */
     private Optional<StoredEvent> claim(String eventId) {
-        int claimed = jdbc.sql("update rz_event set state = 'routed', routed_at = ? where id = ? and state = 'admitted'")
-                .params(Timestamp.from(clock.instant()), eventId).update();
-        if (claimed == 0) {
+        if (!claimed(eventId)) {
             return Optional.empty();
         }
         return jdbc.sql("select id, gadget_id, owner_id, device_event_id, name, data, received_at from rz_event "
@@ -103,6 +112,11 @@ public class TriggerRouter {
                 .query((rs, n) -> new StoredEvent(rs.getString(1), rs.getString(2), rs.getString(3),
                         rs.getString(4), rs.getString(5), rs.getString(6), rs.getTimestamp(7).toInstant()))
                 .optional();
+    }
+
+    private boolean claimed(String eventId) {
+        return jdbc.sql("update rz_event set state = 'routed', routed_at = ? where id = ? and state = 'admitted'")
+                .params(Timestamp.from(clock.instant()), eventId).update() == 1;
     }
 
     private void fallback(StoredEvent event) {

@@ -2,6 +2,7 @@ package dev.ringzero.workflow;
 
 import java.util.Date;
 
+import dev.ringzero.accounts.CamundaIdentity;
 import dev.ringzero.agents.runs.AgentRuns;
 import dev.ringzero.agents.runs.RunRequest;
 import dev.ringzero.agents.runs.RunStatus;
@@ -22,7 +23,7 @@ import org.springframework.context.annotation.Configuration;
 class RunDelegates {
 
     @Bean
-    JavaDelegate runAdmit(AgentRuns runs, RuntimeService runtime) {
+    JavaDelegate runAdmit(AgentRuns runs, RuntimeService runtime, CamundaIdentity camunda) {
         return execution -> {
             AgentRuns.Admission admission = runs.admit(request(execution));
             for (String cancelled : admission.cancelRuns()) {
@@ -33,6 +34,9 @@ class RunDelegates {
             transient_(execution, RunVariables.ADMISSION, Variables.stringValue(admission.status().wire(), true));
             if (admission.status() == RunStatus.ADMITTED || admission.status() == RunStatus.QUEUED) {
                 execution.setVariable(ProcessIds.VAR_STATUS, admission.status().wire());
+                // the owner may follow the run in Cockpit while it runs (analysts read every run)
+                camunda.grantRunning((String) execution.getVariable(ProcessIds.VAR_OWNER_ID),
+                        execution.getProcessInstanceId());
             }
         };
     }

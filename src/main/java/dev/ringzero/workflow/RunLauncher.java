@@ -1,7 +1,7 @@
 package dev.ringzero.workflow;
 
-import dev.ringzero.accounts.CamundaIdentity;
 import dev.ringzero.agents.runs.RunRequest;
+import org.camunda.bpm.engine.RepositoryService;
 import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.variable.VariableMap;
 import org.camunda.bpm.engine.variable.Variables;
@@ -17,11 +17,13 @@ import org.springframework.stereotype.Component;
 public class RunLauncher {
 
     private final RuntimeService runtime;
-    private final CamundaIdentity camunda;
+    private final RepositoryService repository;
+    /** Models are deployed once, at start: the latest agent-run is looked up once, not per run. */
+    private volatile String definitionId;
 
-    RunLauncher(RuntimeService runtime, CamundaIdentity camunda) {
+    RunLauncher(RuntimeService runtime, RepositoryService repository) {
         this.runtime = runtime;
-        this.camunda = camunda;
+        this.repository = repository;
     }
 
     /**
@@ -37,9 +39,17 @@ public class RunLauncher {
                 .putValueTyped(RunVariables.TRIGGER_DATA, Variables.stringValue(request.triggerData(), true))
                 .putValueTyped(RunVariables.EVENT_ID, Variables.stringValue(request.eventId(), true))
                 .putValueTyped(RunVariables.PROACTIVE, Variables.booleanValue(request.proactive(), true));
-        String instanceId = runtime.startProcessInstanceByKey(ProcessIds.AGENT_RUN, request.runId(), variables).getId();
-        // the owner may follow the run in Cockpit (analysts read every run's history)
-        camunda.grantInstance(request.ownerId(), instanceId);
-        return instanceId;
+        return runtime.createProcessInstanceById(definitionId()).businessKey(request.runId())
+                .setVariables(variables).execute().getId();
+    }
+
+    private String definitionId() {
+        String id = definitionId;
+        if (id == null) {
+            id = repository.createProcessDefinitionQuery().processDefinitionKey(ProcessIds.AGENT_RUN)
+                    .latestVersion().singleResult().getId();
+            definitionId = id;
+        }
+        return id;
     }
 }
