@@ -158,7 +158,7 @@ public class LinkGateway {
         EventAdmission.Result admitted = admission.admit(new IncomingEvent(gadget.id(), gadget.ownerId(),
                 eventId, name, data, "mqtt"));
         if (admitted instanceof EventAdmission.Admitted accepted) {
-            workers.execute(() -> router.routeQuietly(accepted.event()));
+            router.routeSoon(accepted.event(), workers);
             if (PTT_STARTED.equals(name)) {
                 floor.interactionStarted(gadget.id());
             } else if (PTT_ENDED.equals(name)) {

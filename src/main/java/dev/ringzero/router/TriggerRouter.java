@@ -44,6 +44,8 @@ public class TriggerRouter {
     private final List<Matcher> matchers;
     private final FallbackWebhook fallbackWebhook;
     private final ObjectMapper json;
+    /** Events admitted on this node and queued for routing (see {@link #routeSoon}). */
+    private final java.util.Set<String> inFlight = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     TriggerRouter(JdbcClient jdbc, TransactionTemplate transactions, InboxService inbox, Clock clock,
             List<Matcher> matchers, FallbackWebhook fallbackWebhook, ObjectMapper json) {
@@ -54,6 +56,28 @@ public class TriggerRouter {
         this.inbox = inbox;
         this.clock = clock;
         this.matchers = matchers;
+    }
+
+    /**
+     * Routes a just-admitted event on {@code lane}. Until it has been routed it is in flight here,
+     * so the recovery sweep leaves it alone however long it waits in the lane's queue: under load
+     * a queued event looks stranded, and routing it twice (the second attempt blocked on the
+     * first's row lock) only deepens the queue.
+     */
+    public void routeSoon(StoredEvent event, java.util.concurrent.Executor lane) {
+        inFlight.add(event.id());
+        try {
+            lane.execute(() -> {
+                try {
+                    routeQuietly(event);
+                } finally {
+                    inFlight.remove(event.id());
+                }
+            });
+        } catch (RuntimeException e) {
+            inFlight.remove(event.id()); // not queued: the recovery sweep routes it
+            throw e;
+        }
     }
 
     /** Routes now; a failure is logged and left to the recovery sweep, never lost. */
@@ -98,7 +122,7 @@ public class TriggerRouter {
         List<String> stranded = jdbc.sql("select id from rz_event where state = 'admitted' and received_at < ? "
                         + "order by received_at limit 500")
                 .param(Timestamp.from(clock.instant().minus(RECOVERY_GRACE))).query(String.class).list();
-        stranded.forEach(this::routeQuietly);
+        stranded.stream().filter(id -> !inFlight.contains(id)).forEach(this::routeQuietly);
     }
 
     /** Marks the event routed; only one router (node or thread) wins it. */

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 
 import dev.ringzero.kernel.BudgetUsage;
+import dev.ringzero.TransactionReads;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -35,9 +36,12 @@ public class RunStore {
             + "proactive, status, reason, created_at, started_at, ended_at";
 
     private final JdbcClient jdbc;
+    /** A run's row and actions are read once per transaction (a run reads them at every step). */
+    private final TransactionReads reads;
 
-    RunStore(JdbcClient jdbc) {
+    RunStore(JdbcClient jdbc, TransactionReads reads) {
         this.jdbc = jdbc;
+        this.reads = reads;
     }
 
     /** Locks the agent's row for the rest of the transaction: admissions of one agent run one at a time. */
@@ -46,6 +50,7 @@ public class RunStore {
     }
 
     void insert(Run run, boolean counted) {
+        reads.forget(runKey(run.id()));
         jdbc.sql("insert into rz_run(" + RUN_COLUMNS + ", counted) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
                 .params(run.id(), run.agentId(), run.ownerId(), run.revision(), run.triggerKind(), run.triggerData(),
                         run.eventId(), run.proactive(), run.status(), run.reason(), ts(run.createdAt()),
@@ -55,6 +60,7 @@ public class RunStore {
 
     /** Moves a run between statuses; false if it was not in {@code from} (e.g. fenced meanwhile). */
     boolean transition(String runId, String from, String to, String reason, Instant at) {
+        reads.forget(runKey(runId));
         String column = "running".equals(to) ? "started_at" : "ended_at";
         return jdbc.sql("update rz_run set status = ?, reason = coalesce(?, reason), " + column + " = ? "
                         + "where id = ? and status = ?")
@@ -63,14 +69,15 @@ public class RunStore {
 
     /** Ends a run that is still active, whatever its active status. */
     boolean end(String runId, String to, String reason, Instant at) {
+        reads.forget(runKey(runId));
         return jdbc.sql("update rz_run set status = ?, reason = coalesce(?, reason), ended_at = ? where id = ? "
                         + "and status in ('admitted', 'queued', 'running')")
                 .params(to, reason, ts(at), runId).update() == 1;
     }
 
     public Optional<Run> find(String runId) {
-        return jdbc.sql("select " + RUN_COLUMNS + " from rz_run where id = ?").param(runId).query(RunStore::map)
-                .optional();
+        return reads.get(runKey(runId), () -> jdbc.sql("select " + RUN_COLUMNS + " from rz_run where id = ?")
+                .param(runId).query(RunStore::map).optional());
     }
 
     public List<Run> list(String agentId, int limit) {
@@ -96,31 +103,42 @@ public class RunStore {
     }
 
     void insertAction(String runId, int index, String gadgetId, String command, String params, Instant at) {
+        reads.forget(actionsKey(runId));
         jdbc.sql("insert into rz_run_action(run_id, idx, gadget_id, command, params, started_at) "
                         + "values (?, ?, ?, ?, ?, ?)")
                 .params(runId, index, gadgetId, command, params, ts(at)).update();
     }
 
     void actionSent(String runId, int index, String invocationId) {
+        reads.forget(actionsKey(runId));
         jdbc.sql("update rz_run_action set verdict = 'allow', invocation_id = ? where run_id = ? and idx = ?")
                 .params(invocationId, runId, index).update();
     }
 
     void actionEnded(String runId, int index, String verdict, String outcome, String errorCode, String result,
             Instant at) {
+        reads.forget(actionsKey(runId));
         jdbc.sql("update rz_run_action set verdict = coalesce(?, verdict), outcome = ?, error_code = ?, result = ?, "
                         + "ended_at = ? where run_id = ? and idx = ? and outcome is null")
                 .params(verdict, outcome, errorCode, result, ts(at), runId, index).update();
     }
 
     public List<Action> actions(String runId) {
-        return jdbc.sql("select idx, gadget_id, command, params, verdict, outcome, error_code, invocation_id, result, "
+        return reads.get(actionsKey(runId), () -> List.copyOf(jdbc.sql("select idx, gadget_id, command, params, verdict, outcome, error_code, invocation_id, result, "
                         + "started_at, ended_at from rz_run_action where run_id = ? order by idx")
                 .param(runId)
                 .query((rs, n) -> new Action(rs.getInt(1), rs.getString(2), rs.getString(3), rs.getString(4),
                         rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9),
                         instant(rs.getTimestamp(10)), instant(rs.getTimestamp(11))))
-                .list();
+                .list()));
+    }
+
+    private static String runKey(String runId) {
+        return "rz_run:" + runId;
+    }
+
+    private static String actionsKey(String runId) {
+        return "rz_run_action:" + runId;
     }
 
     void decide(String id, String agentId, String ownerId, String eventId, String triggerKind, String reason,

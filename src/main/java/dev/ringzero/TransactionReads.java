@@ -1,0 +1,93 @@
+package dev.ringzero;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+
+import javax.sql.DataSource;
+
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * Rows a transaction has already read, kept until it ends. One event's run reads its run, its
+ * actions, its agent and its gadget at every step (admit, prepare, dispatch, settle, finish), all
+ * in one transaction that nothing else can change under it but itself; a store reads each row
+ * once and forgets it when it writes it. Outside a transaction every read goes to the database.
+ * The cache belongs to the transaction's connection, so a transaction started inside another
+ * (REQUIRES_NEW) never sees the outer one's rows.
+ */
+@Component
+public class TransactionReads {
+
+    private final DataSource dataSource;
+
+    TransactionReads(DataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    /** The row under {@code key}, read by {@code loader} at most once per transaction. */
+    @SuppressWarnings("unchecked")
+    public <T> T get(String key, Supplier<T> loader) {
+        Map<String, Object> reads = reads(true);
+        if (reads == null) {
+            return loader.get();
+        }
+        if (reads.containsKey(key)) {
+            return (T) reads.get(key);
+        }
+        T value = loader.get();
+        reads.put(key, value);
+        return value;
+    }
+
+    /** The row under {@code key} was written: the next read goes to the database. */
+    public void forget(String key) {
+        Map<String, Object> reads = reads(false);
+        if (reads != null) {
+            reads.remove(key);
+        }
+    }
+
+    /** This transaction's reads, keyed by its connection holder; null outside a transaction. */
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> reads(boolean create) {
+        if (!TransactionSynchronizationManager.isSynchronizationActive()
+                || !TransactionSynchronizationManager.isActualTransactionActive()) {
+            return null;
+        }
+        Object connection = TransactionSynchronizationManager.getResource(dataSource);
+        if (connection == null) {
+            return null;
+        }
+        Key key = new Key(connection);
+        Map<String, Object> reads = (Map<String, Object>) TransactionSynchronizationManager.getResource(key);
+        if (reads == null && create) {
+            Map<String, Object> fresh = new HashMap<>();
+            TransactionSynchronizationManager.bindResource(key, fresh);
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCompletion(int status) {
+                    TransactionSynchronizationManager.unbindResourceIfPossible(key);
+                }
+            });
+            reads = fresh;
+        }
+        return reads;
+    }
+
+    /** Identity of the transaction's connection holder. */
+    private record Key(Object connection) {
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Key key && key.connection == connection;
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(connection);
+        }
+    }
+}
