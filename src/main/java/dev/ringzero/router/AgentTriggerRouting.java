@@ -74,6 +74,26 @@ class AgentTriggerRouting implements TriggerRouter.Matcher {
         return matched;
     }
 
+    @Override
+    public boolean shed(TriggerRouter.StoredEvent event, java.time.Duration waited) {
+        Map<String, Object> data = read(event.data());
+        boolean listened = false;
+        for (String agentId : store.agentsListening(event.gadgetId(), event.name())) {
+            AgentStore.Agent agent = store.find(agentId).orElse(null);
+            if (agent == null || agent.deleted() || !agent.ownerId().equals(event.ownerId()) || !agent.enabled()) {
+                continue;
+            }
+            AgentSpec spec = agents.spec(agent.id(), agent.currentRevision());
+            if (TriggerMatcher.evaluate(spec, event.gadgetId(), event.name(), data, event.receivedAt())
+                    instanceof TriggerMatcher.Matched) {
+                listened = true;
+                ledger.record(agent, event.id(), "gadget.event", "shed_overload",
+                        "waited " + waited.toMillis() + " ms to be routed; not acted on late", null);
+            }
+        }
+        return listened;
+    }
+
     private String triggerData(TriggerRouter.StoredEvent event, Map<String, Object> data) {
         Map<String, Object> trigger = new LinkedHashMap<>();
         trigger.put("kind", "gadget.event");

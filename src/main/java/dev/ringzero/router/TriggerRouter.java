@@ -8,8 +8,10 @@ import java.util.Optional;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Service;
@@ -35,6 +37,12 @@ public class TriggerRouter {
     /** What a matcher decided for one event; {@code matched} false sends it to the fallback. */
     public interface Matcher {
         boolean route(StoredEvent event);
+
+        /**
+         * The event waited too long to be routed (the platform is overloaded): record, for whoever
+         * would have acted on it, that it was shed; start nothing. True if anyone listened.
+         */
+        boolean shed(StoredEvent event, Duration waited);
     }
 
     private final JdbcClient jdbc;
@@ -44,11 +52,17 @@ public class TriggerRouter {
     private final List<Matcher> matchers;
     private final FallbackWebhook fallbackWebhook;
     private final ObjectMapper json;
+    private final MeterRegistry meters;
+    /** A gadget event older than this when its turn to be routed comes is shed, not acted on late. */
+    private final Duration shedAfter;
     /** Events admitted on this node and queued for routing (see {@link #routeSoon}). */
     private final java.util.Set<String> inFlight = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     TriggerRouter(JdbcClient jdbc, TransactionTemplate transactions, InboxService inbox, Clock clock,
-            List<Matcher> matchers, FallbackWebhook fallbackWebhook, ObjectMapper json) {
+            List<Matcher> matchers, FallbackWebhook fallbackWebhook, ObjectMapper json, MeterRegistry meters,
+            @Value("${ringzero.router.shed-after:PT5S}") Duration shedAfter) {
+        this.meters = meters;
+        this.shedAfter = shedAfter;
         this.json = json;
         this.fallbackWebhook = fallbackWebhook;
         this.jdbc = jdbc;
@@ -88,10 +102,32 @@ public class TriggerRouter {
     /** As {@link #routeQuietly(String)}, for an event just admitted (what was stored, in hand). */
     public void routeQuietly(StoredEvent event) {
         quietly(event.id(), () -> transactions.executeWithoutResult(status -> {
-            if (claimed(event.id())) {
+            Duration waited = Duration.between(event.receivedAt(), clock.instant());
+            if (waited.compareTo(shedAfter) > 0) {
+                if (claimed(event.id(), "shed")) {
+                    shed(event, waited);
+                }
+            } else if (claimed(event.id(), "routed")) {
                 routeClaimed(event);
             }
         }));
+    }
+
+    /**
+     * Load shedding, visible: a gadget event that waited longer than {@code shedAfter} for
+     * routing is not acted on late (a bark a minute after the shake helps nobody, and a backlog of
+     * late runs only makes the next events later); each agent that listened records
+     * {@code shed_overload} in its decisions, the event stays as {@code shed}, and
+     * {@code ringzero_events_shed_total} counts it.
+     */
+    private void shed(StoredEvent event, Duration waited) {
+        boolean listened = false;
+        for (Matcher matcher : matchers) {
+            listened |= matcher.shed(event, waited);
+        }
+        meters.counter("ringzero.events.shed").increment();
+        log.warn("event {} from {} waited {} ms for routing and was shed (overloaded){}", event.id(),
+                event.gadgetId(), waited.toMillis(), listened ? "" : "; nothing listened for it");
     }
 
     private static void quietly(String eventId, Runnable routing) {
@@ -139,8 +175,12 @@ public class TriggerRouter {
     }
 
     private boolean claimed(String eventId) {
-        return jdbc.sql("update rz_event set state = 'routed', routed_at = ? where id = ? and state = 'admitted'")
-                .params(Timestamp.from(clock.instant()), eventId).update() == 1;
+        return claimed(eventId, "routed");
+    }
+
+    private boolean claimed(String eventId, String state) {
+        return jdbc.sql("update rz_event set state = ?, routed_at = ? where id = ? and state = 'admitted'")
+                .params(state, Timestamp.from(clock.instant()), eventId).update() == 1;
     }
 
     private void fallback(StoredEvent event) {

@@ -29,6 +29,12 @@ class SpineTest extends PlatformTest {
     int port;
     @Autowired
     HistoryService history;
+    @Autowired
+    EventAdmission admission;
+    @Autowired
+    TriggerRouter router;
+    @Autowired
+    org.springframework.jdbc.core.simple.JdbcClient jdbc;
 
     private final Boards boards = new Boards();
     private Api alice;
@@ -188,5 +194,26 @@ class SpineTest extends PlatformTest {
         JsonNode fields = assertDoesNotThrow(() -> new com.fasterxml.jackson.databind.ObjectMapper().readTree(data));
         assertThat(fields.path("event").asText()).isEqualTo(name);
         assertThat(fields.at("/data/strength").asText()).isEqualTo("hard");
+    }
+
+    @Test
+    void anEventThatWaitedLongerThanTheShedBoundIsShedVisiblyAndStartsNoRun() {
+        String agentId = createAgent(Definitions.showTextWhenShaken(bot.gadgetId(), "{\"runsPerHour\":100}", "parallel"));
+        EventAdmission.Admitted admitted = (EventAdmission.Admitted) admission.admit(new IncomingEvent(bot.gadgetId(),
+                alice.accountId(), "late-" + System.nanoTime(), "shaken",
+                new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode().put("strength", "hard"), "mqtt"));
+        TriggerRouter.StoredEvent stored = admitted.event();
+
+        // as if it had waited 30 s in the routing lane (the default bound is 5 s)
+        router.routeQuietly(new TriggerRouter.StoredEvent(stored.id(), stored.gadgetId(), stored.ownerId(),
+                stored.deviceEventId(), stored.name(), stored.data(), stored.receivedAt().minusSeconds(30)));
+
+        assertThat(decisions(agentId)).containsExactly("shed_overload");
+        assertThat(runs(agentId)).isEmpty();
+        assertThat(jdbc.sql("select state from rz_event where id = ?").param(stored.id()).query(String.class).single())
+                .isEqualTo("shed");
+        router.recover(); // a shed event is settled: never routed late by the recovery sweep either
+        assertThat(runs(agentId)).isEmpty();
+        assertThat(bot.invocations()).isEmpty();
     }
 }
