@@ -222,6 +222,7 @@ public final class LoadBench {
         }
         double admittedBefore = metric("ringzero_events_total", "result=\"admitted\"");
         double duplicateBefore = metric("ringzero_events_total", "result=\"duplicate\"");
+        double shedBefore = metric("ringzero_events_shed_total", "");
         double platformCpuBefore = platform == null ? Double.NaN : platform.cpuSeconds();
         double mosquittoCpuBefore = mosquitto == null ? Double.NaN : mosquitto.cpuSeconds();
         double harnessCpuBefore = harnessCpuSeconds();
@@ -303,6 +304,7 @@ public final class LoadBench {
         Map<String, Long> dbAfter = dbWrites();
         double admitted = metric("ringzero_events_total", "result=\"admitted\"") - admittedBefore;
         double duplicatesPlatform = metric("ringzero_events_total", "result=\"duplicate\"") - duplicateBefore;
+        double shed = metric("ringzero_events_shed_total", "") - shedBefore;
         double loadWall = (drained - loop.start()) / 1e9;
 
         // ------------------------------------------------------------------ report
@@ -316,6 +318,8 @@ public final class LoadBench {
         counts.put("events_sent_measured", measuredCount);
         counts.put("events_admitted", (long) admitted);
         counts.put("events_duplicate_at_platform", (long) duplicatesPlatform);
+        // shed visibly by the platform (waited too long for routing); their invokes count as losses
+        counts.put("events_shed_at_platform", (long) shed);
         long runsStarted = runs.values().stream().mapToLong(Long::longValue).sum();
         counts.put("runs_started", runsStarted);
         counts.put("runs_succeeded", runs.getOrDefault("succeeded", 0L));
@@ -590,7 +594,7 @@ public final class LoadBench {
         }
         double sum = 0;
         for (String line : r.body().split("\n")) {
-            if (line.startsWith(name + "{") && line.contains(label)) {
+            if ((line.startsWith(name + "{") || line.startsWith(name + " ")) && line.contains(label)) {
                 sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
             }
         }

@@ -43,9 +43,11 @@ final class Table {
                 t.path("completed_events_per_s").asDouble(), t.path("invokes_per_s").asDouble(),
                 t.path("admitted_events_per_s_over_load").asDouble()));
         JsonNode n = r.path("counts");
-        b.append(String.format("counts: sent %d, admitted %d (platform duplicates %d), runs started %d, succeeded %d %s%n",
+        b.append(String.format("counts: sent %d, admitted %d (platform duplicates %d, shed %d), runs started %d, "
+                        + "succeeded %d %s%n",
                 n.path("events_sent").asLong(), n.path("events_admitted").asLong(),
-                n.path("events_duplicate_at_platform").asLong(), n.path("runs_started").asLong(),
+                n.path("events_duplicate_at_platform").asLong(), n.path("events_shed_at_platform").asLong(),
+                n.path("runs_started").asLong(),
                 n.path("runs_succeeded").asLong(), n.path("runs_by_status").toString()));
         b.append(String.format("        invokes expected %d, received %d, duplicates %d, redelivered %d, unexpected %d, "
                         + "LOSSES %d%n",
