@@ -14,7 +14,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Admits an event durably and exactly once before anything runs: the device's event id is
@@ -39,16 +38,14 @@ public class EventAdmission {
     static final Duration DEDUP_WINDOW = Duration.ofSeconds(3);
 
     private final JdbcClient jdbc;
-    private final TransactionTemplate transactions;
     private final ObjectMapper canonical;
     private final MeterRegistry meters;
     private final Clock clock;
     private final TriggerRouter router;
 
-    EventAdmission(JdbcClient jdbc, TransactionTemplate transactions, ObjectMapper json, MeterRegistry meters,
+    EventAdmission(JdbcClient jdbc, ObjectMapper json, MeterRegistry meters,
             Clock clock, TriggerRouter router) {
         this.jdbc = jdbc;
-        this.transactions = transactions;
         this.canonical = json.copy().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
         this.meters = meters;
         this.clock = clock;
@@ -71,23 +68,20 @@ public class EventAdmission {
         Instant now = clock.instant();
         Result result;
         try {
-            result = transactions.execute(status -> {
-                Integer recent = jdbc.sql("select count(*) from rz_event where gadget_id = ? and content_key = ? "
-                                + "and received_at > ?")
-                        .params(event.gadgetId(), contentKey, Timestamp.from(now.minus(DEDUP_WINDOW)))
-                        .query(Integer.class).single();
-                if (recent > 0) {
-                    return new Duplicate("same_event_within_window");
-                }
-                String id = UUID.randomUUID().toString();
-                jdbc.sql("insert into rz_event(id, gadget_id, owner_id, device_event_id, name, data, content_key, "
-                                + "source, received_at, state) values (?, ?, ?, ?, ?, ?, ?, ?, ?, 'admitted')")
-                        .params(id, event.gadgetId(), event.ownerId(), event.deviceEventId(), event.name(), data,
-                                contentKey, event.source(), Timestamp.from(now))
-                        .update();
-                return new Admitted(id, new TriggerRouter.StoredEvent(id, event.gadgetId(), event.ownerId(),
-                        event.deviceEventId(), event.name(), data, now));
-            });
+            // one statement, one round trip: insert unless the same content came from this gadget
+            // within the window (the unique device event id catches the exact repeat)
+            String id = UUID.randomUUID().toString();
+            int inserted = jdbc.sql("insert into rz_event(id, gadget_id, owner_id, device_event_id, name, data, "
+                            + "content_key, source, received_at, state) select ?, ?, ?, ?, ?, ?, ?, ?, ?, 'admitted' "
+                            + "where not exists (select 1 from rz_event where gadget_id = ? and content_key = ? "
+                            + "and received_at > ?)")
+                    .params(id, event.gadgetId(), event.ownerId(), event.deviceEventId(), event.name(), data,
+                            contentKey, event.source(), Timestamp.from(now), event.gadgetId(), contentKey,
+                            Timestamp.from(now.minus(DEDUP_WINDOW)))
+                    .update();
+            result = inserted == 0 ? new Duplicate("same_event_within_window")
+                    : new Admitted(id, new TriggerRouter.StoredEvent(id, event.gadgetId(), event.ownerId(),
+                            event.deviceEventId(), event.name(), data, now));
         } catch (DuplicateKeyException e) {
             result = new Duplicate("same_event_id");
         }
