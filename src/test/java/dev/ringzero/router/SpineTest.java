@@ -9,6 +9,7 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ringzero.firmware.DeskBot;
+import dev.ringzero.support.Agents;
 import dev.ringzero.support.Api;
 import dev.ringzero.support.Api.Response;
 import dev.ringzero.support.Boards;
@@ -215,5 +216,29 @@ class SpineTest extends PlatformTest {
         router.recover(); // a shed event is settled: never routed late by the recovery sweep either
         assertThat(runs(agentId)).isEmpty();
         assertThat(bot.invocations()).isEmpty();
+    }
+
+    @Test
+    void aRunOutOfMaxRunSecondsEndsFailedAndSendsNoFurtherAction() {
+        String agentId = createAgent("""
+                {"apiVersion":"ringzero/v1","name":"two reads","gadgets":["%1$s"],"kind":"rules",
+                 "triggers":[{"kind":"invoke"}],
+                 "actions":[{"gadget":"%1$s","command":"imu.read","params":{}},
+                            {"gadget":"%1$s","command":"imu.read","params":{}}],
+                 "allow":{"commands":["imu.read"]},"budget":{"runsPerHour":10,"maxRunSeconds":1}}
+                """.formatted(bot.gadgetId()));
+        bot.setSilent(true); // the first read is never answered: the run's 1 s ends before its 2 s timeout
+
+        String runId = Agents.runNow(alice, agentId);
+
+        Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> "failed".equals(
+                Agents.run(alice, runId).path("status").asText()));
+        JsonNode run = Agents.run(alice, runId);
+        assertThat(run.path("reason").asText()).isEqualTo("max_run_seconds");
+        assertThat(run.at("/actions/0/outcome").asText()).isEqualTo("unknown");
+        assertThat(run.at("/actions/1/outcome").isMissingNode() || run.at("/actions/1/outcome").isNull()).isTrue();
+        assertThat(bot.invocations()).hasSize(1);
+        assertThat(Duration.between(java.time.Instant.parse(run.path("startedAt").asText()),
+                java.time.Instant.parse(run.path("endedAt").asText()))).isLessThan(Duration.ofMillis(2_500));
     }
 }
