@@ -141,7 +141,7 @@ class GadgetController {
             dispatcher.invokeAndWait(new ActionRequest(request.subject(), request.gadgetId(), "speaker.stop",
                     Map.of(), Priority.INTERACTION, clock.instant()), "direct");
         }
-        Dispatcher.Dispatch dispatch = dispatcher.send(request, "direct", null);
+        Dispatcher.Dispatch dispatch = dispatcher.sendAwaited(request, "direct");
         if (!(dispatch instanceof Dispatcher.Sent sent)) {
             floor.release(request.gadgetId(), ticket);
             return ((Dispatcher.NotSent) dispatch).outcome();

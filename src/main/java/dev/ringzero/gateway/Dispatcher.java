@@ -68,8 +68,6 @@ public class Dispatcher {
     private final Clock clock;
     private final List<AnswerListener> listeners;
     private final Map<String, CompletableFuture<Outcome>> waiting = new ConcurrentHashMap<>();
-    /** The run of each unanswered invocation this node sent (saves a read per answer). */
-    private final Map<String, String> runs = new ConcurrentHashMap<>();
 
     Dispatcher(PolicyKernel kernel, GadgetRegistry gadgets, LinkPublisher publisher, JdbcClient jdbc, ObjectMapper json,
             Clock clock, List<AnswerListener> listeners) {
@@ -89,6 +87,19 @@ public class Dispatcher {
 
     /** As {@link #send(ActionRequest, String, String)} with a chosen invocation id (a gate's key). */
     public Dispatch send(ActionRequest request, String origin, String runId, String invocationId) {
+        return send(request, origin, runId, invocationId, false);
+    }
+
+    /** Sends for a caller that will {@link #await} the answer on this node (the owner's direct path). */
+    public Dispatch sendAwaited(ActionRequest request, String origin) {
+        return send(request, origin, null, UUID.randomUUID().toString(), true);
+    }
+
+    /**
+     * {@code awaited}: somebody on this node will {@link #await} the answer, so a future is kept
+     * for it; runs and gates are woken through the listeners and keep nothing in memory.
+     */
+    private Dispatch send(ActionRequest request, String origin, String runId, String invocationId, boolean awaited) {
         Verdict verdict = kernel.decide(request);
         if (!(verdict instanceof Verdict.Allow)) {
             return new NotSent(notSent(verdict), verdict);
@@ -111,9 +122,8 @@ public class Dispatcher {
                         Timestamp.from(deadline))
                 .update();
         CompletableFuture<Outcome> future = new CompletableFuture<>();
-        waiting.put(invocationId, future);
-        if (runId != null) {
-            runs.put(invocationId, runId);
+        if (awaited) {
+            waiting.put(invocationId, future);
         }
         byte[] bytes;
         try {
@@ -131,7 +141,6 @@ public class Dispatcher {
                         publisher.publish(request.gadgetId(), Topics.INVOKE, bytes);
                     } else {
                         waiting.remove(invocationId);
-                        runs.remove(invocationId);
                     }
                 }
             });
@@ -173,12 +182,11 @@ public class Dispatcher {
         int updated = jdbc.sql("update rz_invocation set outcome = 'unknown', answered_at = ? where id = ? "
                 + "and outcome = 'sent'").params(Timestamp.from(clock.instant()), invocationId).update();
         waiting.remove(invocationId);
-        runs.remove(invocationId);
         return updated == 0 ? java.util.Optional.empty() : java.util.Optional.of(new Outcome.Unknown(invocationId));
     }
 
     public Outcome invokeAndWait(ActionRequest request, String origin) {
-        Dispatch dispatch = send(request, origin, null);
+        Dispatch dispatch = sendAwaited(request, origin);
         return dispatch instanceof Sent sent ? await(sent) : ((NotSent) dispatch).outcome();
     }
 
@@ -213,12 +221,8 @@ public class Dispatcher {
         if (listeners.isEmpty()) {
             return;
         }
-        // the run is known in memory for what this node sent; after a restart, from the record
-        String runId = runs.remove(invocationId);
-        if (runId == null) {
-            runId = jdbc.sql("select run_id from rz_invocation where id = ?").param(invocationId)
-                    .query(String.class).optional().orElse(null);
-        }
+        String runId = jdbc.sql("select run_id from rz_invocation where id = ?").param(invocationId)
+                .query(String.class).optional().orElse(null);
         for (AnswerListener listener : listeners) {
             listener.answered(invocationId, runId, outcome);
         }

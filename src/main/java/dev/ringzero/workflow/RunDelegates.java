@@ -60,6 +60,7 @@ class RunDelegates {
             transient_(execution, RunVariables.SENT, Variables.booleanValue(step.sent(), true));
             transient_(execution, RunVariables.WAITING, Variables.booleanValue(step.waiting(), true));
             if (step.sent()) {
+                transient_(execution, RunVariables.INVOCATION, Variables.stringValue(step.invocationId(), true));
                 transient_(execution, RunVariables.ANSWER_DEADLINE,
                         Variables.dateValue(Date.from(step.answerDeadline()), true));
             } else if (step.waiting()) {
@@ -99,11 +100,19 @@ class RunDelegates {
             if (runId == null) {
                 return;
             }
-            // A run waits for one answer at a time, and only an answer that settled its invocation
-            // (the first one, before the deadline) is announced, so the run id is enough here.
+            // Only the wait for this very invocation is woken: an answer that comes in the grace
+            // second after its deadline, while the deadline's step moves the run on to the next
+            // action, finds no wait with its id (the next one waits for another) and wakes nothing.
             runtime.createMessageCorrelation(ProcessIds.MESSAGE_LINK_RESULT).processInstanceBusinessKey(runId)
-                    .correlateAll();
+                    .localVariableEquals(RunVariables.WAITING_FOR, invocationId).correlateAll();
         };
+    }
+
+    /** Marks the wait at Catch_LinkResult with the invocation it waits for (kept while it waits). */
+    @Bean
+    org.camunda.bpm.engine.delegate.ExecutionListener linkResultWait() {
+        return execution -> execution.setVariableLocal(RunVariables.WAITING_FOR,
+                execution.getVariable(RunVariables.INVOCATION));
     }
 
     /**

@@ -1,8 +1,9 @@
 package dev.ringzero.workflow;
 
 /**
- * The transient variables of {@code agent-run}: handed from one step to the next gateway or timer
- * within one transaction, never written to the engine's tables. What a run decided is recorded in
+ * The steering variables of {@code agent-run}: transient, handed from one step to the next gateway
+ * or timer within one transaction and never written to the engine's tables, but for
+ * {@link #WAITING_FOR}. What a run decided is recorded in
  * {@code rz_run} and {@code rz_run_action}; these only steer the model.
  */
 final class RunVariables {
@@ -21,6 +22,13 @@ final class RunVariables {
     /** The action waits for the gadget's speaker, at most until {@link #RUN_DEADLINE}. */
     static final String WAITING = "waiting";
     static final String ANSWER_DEADLINE = "answerDeadline";
+    /** The invocation just sent; copied to {@link #WAITING_FOR} on the wait. */
+    static final String INVOCATION = "invocation";
+    /**
+     * The one stored steering value: a local variable of the wait at Catch_LinkResult naming the
+     * invocation it waits for, so an answer wakes only its own wait.
+     */
+    static final String WAITING_FOR = "waitingFor";
     static final String RUN_DEADLINE = "runDeadline";
 
     private RunVariables() {

@@ -36,6 +36,8 @@ class SpineTest extends PlatformTest {
     TriggerRouter router;
     @Autowired
     org.springframework.jdbc.core.simple.JdbcClient jdbc;
+    @Autowired
+    java.util.List<dev.ringzero.gateway.Dispatcher.AnswerListener> answerListeners;
 
     private final Boards boards = new Boards();
     private Api alice;
@@ -240,5 +242,21 @@ class SpineTest extends PlatformTest {
         assertThat(bot.invocations()).hasSize(1);
         assertThat(Duration.between(java.time.Instant.parse(run.path("startedAt").asText()),
                 java.time.Instant.parse(run.path("endedAt").asText()))).isLessThan(Duration.ofMillis(2_500));
+    }
+
+    @Test
+    void anAnswerToAnotherInvocationDoesNotWakeTheRunsWait() {
+        String agentId = createAgent(Agents.imuRead(bot.gadgetId(), "imu", "parallel"));
+        bot.setSilent(true); // the run waits for its own answer (2 s timeout + 1 s grace)
+        String runId = Agents.runNow(alice, agentId);
+
+        // as if the answer to an earlier action came in while this wait had already begun
+        answerListeners.forEach(listener -> listener.answered("an-earlier-invocation", runId,
+                new dev.ringzero.gateway.Outcome.Unknown("an-earlier-invocation")));
+
+        assertThat(Agents.run(alice, runId).path("status").asText()).isEqualTo("running");
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> "failed".equals(
+                Agents.run(alice, runId).path("status").asText()));
+        assertThat(Agents.run(alice, runId).at("/actions/0/outcome").asText()).isEqualTo("unknown");
     }
 }

@@ -220,6 +220,13 @@ public class AgentRuns {
             }
             return DispatchStep.settled();
         }
+        if (!clock.instant().isBefore(runDeadline(run))) {
+            // woken (a speaker turn) after maxRunSeconds: nothing more leaves; next() says timed_out
+            if (CommandKind.of(action.command()) == CommandKind.SOUND) {
+                floor.release(action.gadgetId(), speakerTicket(runId, index));
+            }
+            return DispatchStep.settled();
+        }
         Priority priority = run.proactive() ? Priority.PROACTIVE : Priority.EXPLICIT;
         String ticket = null;
         if (CommandKind.of(action.command()) == CommandKind.SOUND) {
