@@ -46,7 +46,16 @@ public class EmbeddedBroker implements SmartLifecycle, BrokerAccess {
         properties.setProperty("allow_anonymous", "false");
         properties.setProperty("persistence_enabled", "false");
         // Moquette keeps a broker id file; keep it out of the working directory
-        properties.setProperty("data_path", System.getProperty("java.io.tmpdir") + "/ringzero-moquette-" + settings.port());
+        java.nio.file.Path dataPath = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"),
+                "ringzero-moquette-" + settings.port());
+        try {
+            java.nio.file.Files.createDirectories(dataPath);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot create the embedded broker's data folder " + dataPath, e);
+        }
+        properties.setProperty("data_path", dataPath.toString());
+        // Moquette reports usage to its authors by default; a gadget platform's broker phones nobody
+        properties.setProperty("telemetry_enabled", "false");
         properties.setProperty("netty.tcp_nodelay", "true");
         properties.setProperty("immediate_buffer_flush", "true");
         // above the link's 256 KiB limit, so the gateway (not the broker) rejects and counts oversized messages

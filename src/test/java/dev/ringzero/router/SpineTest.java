@@ -240,8 +240,6 @@ class SpineTest extends PlatformTest {
         assertThat(run.at("/actions/0/outcome").asText()).isEqualTo("unknown");
         assertThat(run.at("/actions/1/outcome").isMissingNode() || run.at("/actions/1/outcome").isNull()).isTrue();
         assertThat(bot.invocations()).hasSize(1);
-        assertThat(Duration.between(java.time.Instant.parse(run.path("startedAt").asText()),
-                java.time.Instant.parse(run.path("endedAt").asText()))).isLessThan(Duration.ofMillis(2_500));
     }
 
     @Test
