@@ -1,11 +1,15 @@
 package dev.ringzero.workflow;
 
+import dev.ringzero.agents.runs.AgentRuns;
 import dev.ringzero.agents.runs.RunRequest;
 import org.camunda.bpm.engine.RepositoryService;
 import org.camunda.bpm.engine.RuntimeService;
+import org.camunda.bpm.engine.runtime.ProcessInstance;
 import org.camunda.bpm.engine.variable.VariableMap;
 import org.camunda.bpm.engine.variable.Variables;
+import org.springframework.context.annotation.Lazy;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Starts {@code agent-run} instances: business key = run id. What an analyst reads in Cockpit
@@ -16,14 +20,21 @@ import org.springframework.stereotype.Component;
 @Component
 public class RunLauncher {
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(RunLauncher.class);
+
     private final RuntimeService runtime;
     private final RepositoryService repository;
+    private final AgentRuns runs;
+    private final TransactionTemplate transactions;
     /** Models are deployed once, at start: the latest agent-run is looked up once, not per run. */
     private volatile String definitionId;
 
-    RunLauncher(RuntimeService runtime, RepositoryService repository) {
+    RunLauncher(RuntimeService runtime, RepositoryService repository, @Lazy AgentRuns runs,
+            TransactionTemplate transactions) {
         this.runtime = runtime;
         this.repository = repository;
+        this.runs = runs;
+        this.transactions = transactions;
     }
 
     /**
@@ -41,6 +52,35 @@ public class RunLauncher {
                 .putValueTyped(RunVariables.PROACTIVE, Variables.booleanValue(request.proactive(), true));
         return runtime.createProcessInstanceById(definitionId()).businessKey(request.runId())
                 .setVariables(variables).execute().getId();
+    }
+
+    /**
+     * At start: runs still waiting in an older {@code agent-run} model (deployed by the platform
+     * before an upgrade) are cancelled and end {@code failed} ({@code model_replaced}). The steps of
+     * an older model need variables and delegates this build no longer provides, so such a run
+     * would stop in an incident, and a queued one would block its agent's concurrency for good.
+     * Returns the cancelled run ids.
+     */
+    @org.springframework.context.event.EventListener(org.springframework.boot.context.event.ApplicationReadyEvent.class)
+    public java.util.List<String> retireRunsOfOlderModels() {
+        definitionId = null;
+        String current = definitionId();
+        java.util.List<String> retired = new java.util.ArrayList<>();
+        for (ProcessInstance instance : runtime.createProcessInstanceQuery().processDefinitionKey(ProcessIds.AGENT_RUN)
+                .list()) {
+            if (current.equals(instance.getProcessDefinitionId())) {
+                continue;
+            }
+            transactions.executeWithoutResult(status -> {
+                runtime.deleteProcessInstance(instance.getId(), "model_replaced", true, true);
+                runs.abandon(instance.getBusinessKey(), "model_replaced");
+            });
+            retired.add(instance.getBusinessKey());
+        }
+        if (!retired.isEmpty()) {
+            log.warn("{} runs of an older agent-run model were ended (model_replaced)", retired.size());
+        }
+        return retired;
     }
 
     private String definitionId() {

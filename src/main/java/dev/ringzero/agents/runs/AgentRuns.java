@@ -329,6 +329,14 @@ public class AgentRuns {
                 .map(RunStore.Run::id).findFirst();
     }
 
+    /**
+     * Ends a run whose process instance was cancelled because its model was replaced (a platform
+     * upgrade): it ends {@code failed}, and whatever it had sent stays as the device answers it.
+     */
+    public boolean abandon(String runId, String reason) {
+        return runs.end(runId, RunStatus.FAILED.wire(), reason, clock.instant());
+    }
+
     /** Ends queued runs of an agent whose policy changed (disabled, revised, deleted). */
     public List<String> fenceQueued(String agentId, String reason) {
         List<String> fenced = new ArrayList<>();
