@@ -1,0 +1,160 @@
+package dev.ringzero.workflow;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.assertThat;
+import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.execute;
+import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.job;
+import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.runtimeService;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import dev.ringzero.accounts.CamundaIdentity;
+import dev.ringzero.agents.runs.AgentRuns;
+import dev.ringzero.agents.runs.RunStatus;
+import dev.ringzero.gateway.Outcome;
+import org.camunda.bpm.engine.runtime.ProcessInstance;
+import org.camunda.bpm.engine.test.Deployment;
+import org.camunda.bpm.engine.test.junit5.ProcessEngineExtension;
+import org.camunda.bpm.engine.test.mock.Mocks;
+import org.camunda.bpm.engine.variable.Variables;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Every path of {@code agent-run} on the in-memory engine, with the real delegates and a scripted
+ * {@link AgentRuns}: which step the steering values lead to, what each wait waits for, and which
+ * timer ends it.
+ */
+@ExtendWith(ProcessEngineExtension.class)
+@Deployment(resources = "processes/agent-run.bpmn")
+class AgentRunProcessTest {
+
+    private static final String RUN = "run-1";
+    private final AgentRuns runs = mock(AgentRuns.class);
+    private final Instant later = Instant.now().plusSeconds(60);
+
+    @BeforeEach
+    void delegates() {
+        RunDelegates delegates = new RunDelegates();
+        var runtime = runtimeService();
+        Mocks.register("runAdmit", delegates.runAdmit(runs, runtime, mock(CamundaIdentity.class)));
+        Mocks.register("runPrepare", delegates.runPrepare(runs));
+        Mocks.register("actionDispatch", delegates.actionDispatch(runs));
+        Mocks.register("actionOutcome", delegates.actionOutcome(runs));
+        Mocks.register("runTimedOut", delegates.runTimedOut(runs));
+        Mocks.register("runFinish", delegates.runFinish(runs, runtime));
+        Mocks.register("linkResultWait", delegates.linkResultWait());
+        when(runs.prepare(RUN)).thenReturn(true);
+        when(runs.finish(RUN)).thenReturn(Optional.empty());
+    }
+
+    @AfterEach
+    void reset() {
+        Mocks.reset();
+    }
+
+    private ProcessInstance start(RunStatus admission) {
+        when(runs.admit(any())).thenReturn(new AgentRuns.Admission(admission, null, List.of()));
+        return runtimeService().startProcessInstanceByKey("agent-run", RUN, Variables.createVariables()
+                .putValue(ProcessIds.VAR_AGENT_ID, "agent-1").putValue(ProcessIds.VAR_REVISION, 1)
+                .putValue(ProcessIds.VAR_TRIGGER_KIND, "invoke")
+                .putValueTyped(ProcessIds.VAR_OWNER_ID, Variables.stringValue("alice", true))
+                .putValueTyped(RunVariables.PROACTIVE, Variables.booleanValue(false, true)));
+    }
+
+    private void sends(String invocationId) {
+        when(runs.dispatch(RUN)).thenReturn(new AgentRuns.DispatchStep(true, false, invocationId, later, later));
+    }
+
+    private void answer(String invocationId) {
+        new RunDelegates().runAnswerCorrelation(runtimeService()).answered(invocationId, RUN,
+                new Outcome.Unknown(invocationId));
+    }
+
+    @Test
+    void aRunThatIsNotAdmittedEndsAtOnceAndPreparesNothing() {
+        ProcessInstance run = start(RunStatus.RATE_LIMITED);
+
+        assertThat(run).isEnded().hasPassed("EndEvent_NotAdmitted");
+        verify(runs, never()).prepare(RUN);
+    }
+
+    @Test
+    void anAdmittedRunSendsItsActionWaitsForItsOwnAnswerAndFinishes() {
+        when(runs.next(RUN)).thenReturn(AgentRuns.Next.ACTION, AgentRuns.Next.DONE);
+        sends("inv-1");
+
+        ProcessInstance run = start(RunStatus.ADMITTED);
+
+        assertThat(run).isWaitingAt("Catch_LinkResult").variables().containsEntry(ProcessIds.VAR_STATUS, "running");
+        assertThat(job(run).getDuedate().toInstant()).isEqualTo(later.truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
+        answer("inv-0"); // another invocation's answer
+        assertThat(run).isWaitingAt("Catch_LinkResult");
+        answer("inv-1");
+        assertThat(run).isEnded().hasPassed("Task_RecordOutcome", "Task_FinishRun", "EndEvent_RunFinished")
+                .hasNotPassed("Task_RunTimedOut");
+        verify(runs).settle(RUN);
+    }
+
+    @Test
+    void noAnswerByTheDeadlineSettlesTheActionAndAnExhaustedRunTimesOut() {
+        when(runs.next(RUN)).thenReturn(AgentRuns.Next.ACTION, AgentRuns.Next.TIMED_OUT);
+        sends("inv-1");
+        ProcessInstance run = start(RunStatus.ADMITTED);
+
+        execute(job(run)); // Timer_AnswerDeadline
+
+        assertThat(run).isEnded().hasPassed("Timer_AnswerDeadline", "Task_RecordOutcome", "Task_RunTimedOut",
+                "Task_FinishRun");
+        verify(runs).settle(RUN);
+        verify(runs).timedOut(RUN);
+    }
+
+    @Test
+    void anActionSettledAtOnceGoesStraightToTheNextStep() {
+        when(runs.next(RUN)).thenReturn(AgentRuns.Next.ACTION, AgentRuns.Next.ACTION, AgentRuns.Next.DONE);
+        when(runs.dispatch(RUN)).thenReturn(new AgentRuns.DispatchStep(false, false, null, null, null),
+                new AgentRuns.DispatchStep(true, false, "inv-2", later, later));
+        ProcessInstance run = start(RunStatus.ADMITTED);
+
+        assertThat(run).isWaitingAt("Catch_LinkResult");
+        answer("inv-2");
+        assertThat(run).isEnded().hasPassed("EndEvent_RunFinished");
+    }
+
+    @Test
+    void aSoundWaitsForTheSpeakerUntilTheRunsDeadline() {
+        when(runs.next(RUN)).thenReturn(AgentRuns.Next.ACTION);
+        when(runs.dispatch(RUN)).thenReturn(new AgentRuns.DispatchStep(false, true, null, null, later));
+        ProcessInstance run = start(RunStatus.ADMITTED);
+
+        assertThat(run).isWaitingAt("Catch_SpeakerTurn");
+        execute(job(run)); // Timer_RunDeadline
+
+        assertThat(run).isEnded().hasPassed("Timer_RunDeadline", "Task_RunTimedOut", "Task_FinishRun");
+    }
+
+    @Test
+    void aQueuedRunWaitsForItsTurnAndGoesOnInAJobOfItsOwn() {
+        when(runs.next(RUN)).thenReturn(AgentRuns.Next.DONE);
+        ProcessInstance run = start(RunStatus.QUEUED);
+        assertThat(run).isWaitingAt("Catch_AgentTurn");
+
+        runtimeService().createMessageCorrelation(ProcessIds.MESSAGE_AGENT_TURN).processInstanceBusinessKey(RUN)
+                .correlateAll();
+
+        assertThat(job(run)).hasActivityId("Catch_AgentTurn"); // asynchronous after the turn
+        verify(runs, never()).prepare(RUN);
+        execute(job(run));
+        assertThat(run).isEnded().hasPassed("Task_PrepareRun", "EndEvent_RunFinished");
+    }
+}
