@@ -121,9 +121,8 @@ public class Dispatcher {
                         envelope.get("params").toString(), origin, runId, Timestamp.from(now),
                         Timestamp.from(deadline))
                 .update();
-        CompletableFuture<Outcome> future = new CompletableFuture<>();
         if (awaited) {
-            waiting.put(invocationId, future);
+            waiting.put(invocationId, new CompletableFuture<>());
         }
         byte[] bytes;
         try {

@@ -1,7 +1,9 @@
 package dev.ringzero.router;
 
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -46,7 +48,32 @@ class AgentTriggerRouting implements TriggerRouter.Matcher {
     @Override
     public boolean route(TriggerRouter.StoredEvent event) {
         Map<String, Object> data = read(event.data());
-        boolean matched = false;
+        List<AgentStore.Agent> matched = matching(event, data);
+        String trigger = matched.isEmpty() ? null : triggerData(event, data);
+        for (AgentStore.Agent agent : matched) {
+            launcher.start(new RunRequest(UUID.randomUUID().toString(), agent.id(), agent.ownerId(),
+                    agent.currentRevision(), "gadget.event", trigger, event.id(), true));
+        }
+        return !matched.isEmpty();
+    }
+
+    @Override
+    public boolean shed(TriggerRouter.StoredEvent event, java.time.Duration waited) {
+        List<AgentStore.Agent> matched = matching(event, read(event.data()));
+        for (AgentStore.Agent agent : matched) {
+            ledger.record(agent, event.id(), "gadget.event", "shed_overload",
+                    "waited " + waited.toMillis() + " ms to be routed; not acted on late", null);
+        }
+        return !matched.isEmpty();
+    }
+
+    /**
+     * The owner's enabled agents whose trigger matches the event. Every other agent listening for
+     * it has its decision recorded here ({@code disabled}, {@code filtered_out}), whatever then
+     * becomes of the matches.
+     */
+    private List<AgentStore.Agent> matching(TriggerRouter.StoredEvent event, Map<String, Object> data) {
+        List<AgentStore.Agent> matched = new ArrayList<>();
         for (String agentId : store.agentsListening(event.gadgetId(), event.name())) {
             AgentStore.Agent agent = store.find(agentId).orElse(null);
             if (agent == null || agent.deleted() || !agent.ownerId().equals(event.ownerId())) {
@@ -62,36 +89,11 @@ class AgentTriggerRouting implements TriggerRouter.Matcher {
             if (match instanceof TriggerMatcher.FilteredOut filtered) {
                 ledger.record(agent, event.id(), "gadget.event", "filtered_out",
                         filtered.filter() + ": " + filtered.detail(), null);
-                continue;
+            } else if (match instanceof TriggerMatcher.Matched) {
+                matched.add(agent);
             }
-            if (match instanceof TriggerMatcher.NoTrigger) {
-                continue;
-            }
-            matched = true;
-            launcher.start(new RunRequest(UUID.randomUUID().toString(), agent.id(), agent.ownerId(),
-                    agent.currentRevision(), "gadget.event", triggerData(event, data), event.id(), true));
         }
         return matched;
-    }
-
-    @Override
-    public boolean shed(TriggerRouter.StoredEvent event, java.time.Duration waited) {
-        Map<String, Object> data = read(event.data());
-        boolean listened = false;
-        for (String agentId : store.agentsListening(event.gadgetId(), event.name())) {
-            AgentStore.Agent agent = store.find(agentId).orElse(null);
-            if (agent == null || agent.deleted() || !agent.ownerId().equals(event.ownerId()) || !agent.enabled()) {
-                continue;
-            }
-            AgentSpec spec = agents.spec(agent.id(), agent.currentRevision());
-            if (TriggerMatcher.evaluate(spec, event.gadgetId(), event.name(), data, event.receivedAt())
-                    instanceof TriggerMatcher.Matched) {
-                listened = true;
-                ledger.record(agent, event.id(), "gadget.event", "shed_overload",
-                        "waited " + waited.toMillis() + " ms to be routed; not acted on late", null);
-            }
-        }
-        return listened;
     }
 
     private String triggerData(TriggerRouter.StoredEvent event, Map<String, Object> data) {

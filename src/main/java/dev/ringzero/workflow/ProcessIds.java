@@ -11,7 +11,6 @@ public final class ProcessIds {
     public static final String MESSAGE_AGENT_TURN = "agentTurn";
     public static final String MESSAGE_SPEAKER_TURN = "speakerTurn";
 
-    public static final String VAR_RUN_ID = "runId";
     public static final String VAR_AGENT_ID = "agentId";
     public static final String VAR_REVISION = "revision";
     public static final String VAR_TRIGGER_KIND = "triggerKind";
