@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ringzero.StoredJson;
 import dev.ringzero.gates.Attempts;
 import dev.ringzero.gates.Execution;
 import dev.ringzero.gates.Gate;
@@ -82,7 +82,8 @@ class EmailSendExecutor implements IntentExecutor {
         if (sender == null) {
             Execution earlier = attempts.reconcile(gate);
             return earlier instanceof Execution.NotStarted
-                    ? new Execution.Failed(write(Map.of("outcome", "failed", "error", "email_not_configured",
+                    ? new Execution.Failed(StoredJson.write(json, Map.of("outcome", "failed",
+                            "error", "email_not_configured",
                             "message", "email is not configured on this platform (spring.mail.host is not set)")))
                     : earlier;
         }
@@ -103,7 +104,7 @@ class EmailSendExecutor implements IntentExecutor {
             result.put("outcome", "completed");
             result.put("messageId", messageId);
             result.put("to", to.stream().map(InternetAddress::getAddress).toList());
-            return write(result);
+            return StoredJson.write(json, result);
         });
     }
 
@@ -143,14 +144,6 @@ class EmailSendExecutor implements IntentExecutor {
             }
         }
         return addresses;
-    }
-
-    private String write(Object value) {
-        try {
-            return json.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     /** A message whose Message-ID is ours, not the one JavaMail would invent on saveChanges(). */

@@ -8,9 +8,9 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ringzero.StoredJson;
 import dev.ringzero.gates.Attempts;
 import dev.ringzero.gates.Execution;
 import dev.ringzero.gates.Gate;
@@ -68,12 +68,13 @@ class WebhookPostExecutor implements IntentExecutor {
 
     @Override
     public Execution execute(Gate gate) {
-        JsonNode payload = read(gate.payload());
+        JsonNode payload = StoredJson.tree(json, gate.payload());
         URI url = url(payload.path("url"));
         if (!hosts.allowed(gate.ownerId(), url.getHost())) {
             Execution earlier = attempts.reconcile(gate);
-            return earlier instanceof Execution.NotStarted ? new Execution.Failed(write(Map.of("outcome", "failed",
-                    "error", "host_not_allowed", "message", "host '" + url.getHost() + "' left the allowlist")))
+            return earlier instanceof Execution.NotStarted
+                    ? new Execution.Failed(StoredJson.write(json, Map.of("outcome", "failed",
+                            "error", "host_not_allowed", "message", "host '" + url.getHost() + "' left the allowlist")))
                     : earlier;
         }
         JsonNode body = payload.has("body") ? payload.get("body") : json.createObjectNode();
@@ -96,7 +97,7 @@ class WebhookPostExecutor implements IntentExecutor {
             result.put("outcome", "completed");
             result.put("status", response.statusCode());
             result.put("body", answer);
-            return write(result);
+            return StoredJson.write(json, result);
         });
     }
 
@@ -120,19 +121,4 @@ class WebhookPostExecutor implements IntentExecutor {
         }
     }
 
-    private JsonNode read(String text) {
-        try {
-            return json.readTree(text);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private String write(Object value) {
-        try {
-            return json.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 }

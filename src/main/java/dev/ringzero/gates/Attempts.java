@@ -6,8 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ringzero.StoredJson;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -128,7 +128,7 @@ public class Attempts {
         result.put("outcome", "unknown");
         result.put("needsHuman", true);
         result.put("detail", detail);
-        return write(result);
+        return StoredJson.write(json, result);
     }
 
     private Execution from(Attempt attempt) {
@@ -152,15 +152,7 @@ public class Attempts {
         result.put("outcome", "failed");
         result.put("error", kind + "_failed");
         result.put("message", e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
-        return write(result);
-    }
-
-    private String write(Object value) {
-        try {
-            return json.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return StoredJson.write(json, result);
     }
 
     private static final class LocalEffectFailed extends RuntimeException {

@@ -10,11 +10,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ringzero.StoredJson;
 import dev.ringzero.gadgets.GadgetRegistry;
 import dev.ringzero.gateway.Dispatcher;
 import dev.ringzero.gateway.LinkPublisher;
@@ -111,7 +111,7 @@ class DeviceCommandExecutor implements IntentExecutor {
         if (invocation(gate.id()).isPresent()) {
             return reconcile(gate); // a retry: the invocation id is taken, never send it as new
         }
-        JsonNode payload = read(gate.payload());
+        JsonNode payload = StoredJson.tree(json, gate.payload());
         ActionRequest request = new ActionRequest(new Subject.ApprovedGate(gate.ownerId(), gate.id()),
                 payload.path("gadget").asText(), gate.intent(), params(payload.path("params")), Priority.APPROVED_GATE,
                 clock.instant());
@@ -127,7 +127,7 @@ class DeviceCommandExecutor implements IntentExecutor {
         if (notSent.outcome() instanceof Outcome.Denied denied) {
             result.put("detail", denied.detail());
         }
-        return new Execution.Failed(write(result));
+        return new Execution.Failed(StoredJson.write(json, result));
     }
 
     @Override
@@ -155,7 +155,7 @@ class DeviceCommandExecutor implements IntentExecutor {
      */
     private void replay(Gate gate, Invocation invocation) {
         Verdict verdict = kernel.decide(new ActionRequest(new Subject.ApprovedGate(gate.ownerId(), gate.id()),
-                invocation.gadgetId(), invocation.command(), params(read(invocation.params())),
+                invocation.gadgetId(), invocation.command(), params(StoredJson.tree(json, invocation.params())),
                 Priority.APPROVED_GATE, clock.instant()));
         if (!verdict.allowed()) {
             log.info("gate {}: not replaying invocation to {} ({})", gate.id(), invocation.gadgetId(), verdict.wire());
@@ -165,7 +165,7 @@ class DeviceCommandExecutor implements IntentExecutor {
         envelope.put("method", "link.invoke");
         envelope.put("id", invocation.id());
         envelope.put("command", invocation.command());
-        envelope.set("params", read(invocation.params()));
+        envelope.set("params", StoredJson.tree(json, invocation.params()));
         envelope.put("timeout_ms", Duration.between(invocation.sentAt(), invocation.deadline()).toMillis());
         envelope.put("deadline", invocation.deadline().toEpochMilli());
         log.info("gate {}: re-publishing invocation {} to {} for its stored result", gate.id(), invocation.id(),
@@ -205,7 +205,8 @@ class DeviceCommandExecutor implements IntentExecutor {
                     + "not sent again — check the gadget before proposing it anew");
         }
         return outcome instanceof Outcome.Completed || outcome instanceof Outcome.Accepted
-                ? new Execution.Done(write(result)) : new Execution.Failed(write(result));
+                ? new Execution.Done(StoredJson.write(json, result))
+                : new Execution.Failed(StoredJson.write(json, result));
     }
 
     Optional<Invocation> invocation(String id) {
@@ -222,22 +223,6 @@ class DeviceCommandExecutor implements IntentExecutor {
             return Map.of();
         }
         return json.convertValue(node, new TypeReference<LinkedHashMap<String, Object>>() { });
-    }
-
-    private JsonNode read(String text) {
-        try {
-            return json.readTree(text);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("stored JSON is always valid", e);
-        }
-    }
-
-    private String write(Object value) {
-        try {
-            return json.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     private static Instant instant(Timestamp timestamp) {

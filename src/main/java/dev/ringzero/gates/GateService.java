@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ringzero.StoredJson;
 import dev.ringzero.accounts.Tokens;
 import dev.ringzero.agents.runs.GateDesk;
 import dev.ringzero.web.ApiProblem;
@@ -352,7 +353,7 @@ public class GateService implements GateDesk {
     private List<String> fence(List<Gate> pending, String reason) {
         List<String> fenced = new ArrayList<>();
         for (Gate gate : pending) {
-            String result = write(Map.of("outcome", "fenced", "reason", reason));
+            String result = StoredJson.write(canonicalJson, Map.of("outcome", "fenced", "reason", reason));
             if (!store.transition(gate.id(), GateState.PENDING, GateState.FENCED, result, clock.instant())) {
                 continue;
             }
@@ -402,14 +403,6 @@ public class GateService implements GateDesk {
             return canonicalJson.writeValueAsString(tree);
         } catch (JsonProcessingException e) {
             throw ApiProblem.badRequest("malformed-payload", "payload is not valid JSON");
-        }
-    }
-
-    private String write(Object value) {
-        try {
-            return canonicalJson.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
         }
     }
 

@@ -15,6 +15,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ringzero.StoredJson;
 import dev.ringzero.accounts.Caller;
 import dev.ringzero.agents.AgentStore;
 import dev.ringzero.kernel.TrustLevel;
@@ -117,7 +118,7 @@ class TrustRuleController {
             throw ApiProblem.badRequest("invalid-trust-rule", "position must be 0 or more");
         }
         TrustRuleStore.Row row = new TrustRuleStore.Row(UUID.randomUUID().toString(), owner, body.agentId(), intent,
-                write(predicate), level.wire(), earnAfter, window, 0, clock.instant());
+                StoredJson.write(json, predicate), level.wire(), earnAfter, window, 0, clock.instant());
         rules.insert(row, body.position());
         return get(caller, row.id());
     }
@@ -193,11 +194,4 @@ class TrustRuleController {
         }
     }
 
-    private String write(Object value) {
-        try {
-            return json.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 }

@@ -4,15 +4,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ringzero.StoredJson;
 import dev.ringzero.agents.AgentService;
 import dev.ringzero.agents.AgentStore;
 import dev.ringzero.agents.KernelBudgets;
@@ -177,7 +175,7 @@ public class AgentRuns {
         for (int i = 0; i < spec.actions().size(); i++) {
             AgentSpec.Action action = spec.actions().get(i);
             Map<String, Object> params = Templates.renderParams(action.params(), context);
-            runs.insertAction(runId, i, action.gadget(), action.command(), write(params), now);
+            runs.insertAction(runId, i, action.gadget(), action.command(), StoredJson.write(json, params), now);
         }
         return true;
     }
@@ -241,7 +239,7 @@ public class AgentRuns {
             }
         }
         ActionRequest request = new ActionRequest(subject(run), action.gadgetId(), action.command(),
-                read(action.params()), priority, clock.instant());
+                StoredJson.map(json, action.params()), priority, clock.instant());
         Dispatcher.Dispatch dispatch = dispatcher.send(request, "run", runId);
         if (dispatch instanceof Dispatcher.Sent sent) {
             runs.actionSent(runId, index, sent.invocationId());
@@ -260,7 +258,8 @@ public class AgentRuns {
         if (notSent.verdict() instanceof Verdict.Gate gate) {
             String gateId = gates.fileForRun(run.ownerId(), run.agentId(), runId, action.gadgetId(), action.command(),
                     request.params(), gate.ruleId());
-            runs.actionEnded(runId, index, "gate", "gated", null, write(Map.of("gate", gateId)), clock.instant());
+            runs.actionEnded(runId, index, "gate", "gated", null, StoredJson.write(json, Map.of("gate", gateId)),
+                    clock.instant());
             return DispatchStep.settled();
         }
         Outcome outcome = notSent.outcome();
@@ -356,9 +355,9 @@ public class AgentRuns {
     }
 
     Map<String, Object> templateContext(RunStore.Run run) {
-        Map<String, Object> trigger = run.triggerData() == null ? Map.of() : read(run.triggerData());
+        Map<String, Object> trigger = run.triggerData() == null ? Map.of() : StoredJson.map(json, run.triggerData());
         return TemplateContext.of(trigger, run.id(), run.revision(), run.agentId(),
-                agentStore.find(run.agentId()).map(agent -> read(agent.state())).orElse(Map.of()));
+                agentStore.find(run.agentId()).map(agent -> StoredJson.map(json, agent.state())).orElse(Map.of()));
     }
 
     private static Subject.AgentRun subject(RunRequest request) {
@@ -382,19 +381,4 @@ public class AgentRuns {
         };
     }
 
-    private Map<String, Object> read(String text) {
-        try {
-            return json.readValue(text, new TypeReference<LinkedHashMap<String, Object>>() { });
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("stored JSON is always valid", e);
-        }
-    }
-
-    private String write(Object value) {
-        try {
-            return json.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 }
