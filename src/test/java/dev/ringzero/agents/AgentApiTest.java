@@ -8,12 +8,10 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ringzero.firmware.DeskBot;
 import dev.ringzero.support.Api;
 import dev.ringzero.support.Api.Response;
-import dev.ringzero.support.Boards;
 import dev.ringzero.support.Definitions;
-import dev.ringzero.support.PlatformTest;
+import dev.ringzero.support.OwnerWithDeskBotTest;
 import dev.ringzero.support.RealServices;
 import org.camunda.bpm.engine.ManagementService;
 import org.camunda.bpm.engine.RuntimeService;
@@ -21,39 +19,19 @@ import org.eclipse.paho.client.mqttv3.IMqttMessageListener;
 import org.eclipse.paho.client.mqttv3.MqttClient;
 import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
 import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /** The authoring API over REST: create, validate, revise, switch, dry-run, isolate. */
-class AgentApiTest extends PlatformTest {
+class AgentApiTest extends OwnerWithDeskBotTest {
 
-    @LocalServerPort
-    int port;
     @Autowired
     RuntimeService runtime;
     @Autowired
     ManagementService management;
-
-    private final Boards boards = new Boards();
-    private Api alice;
-    private DeskBot bot;
-
-    @BeforeEach
-    void setUp() {
-        alice = Api.at(port).newOwner("alice");
-        bot = boards.deskBot(alice);
-    }
-
-    @AfterEach
-    void tearDown() {
-        boards.close();
-    }
 
     private String create(String definition) {
         Response created = alice.post("/api/v1/gadget-agents", definition);

@@ -8,26 +8,20 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ringzero.firmware.DeskBot;
 import dev.ringzero.support.Agents;
 import dev.ringzero.support.Api;
 import dev.ringzero.support.Api.Response;
-import dev.ringzero.support.Boards;
 import dev.ringzero.support.Definitions;
-import dev.ringzero.support.PlatformTest;
+import dev.ringzero.support.OwnerWithDeskBotTest;
 import org.awaitility.Awaitility;
 import org.camunda.bpm.engine.HistoryService;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /** Event → admission → routing → agent-run → link.invoke, end to end on PostgreSQL, Mosquitto and a desk bot. */
-class SpineTest extends PlatformTest {
+class SpineTest extends OwnerWithDeskBotTest {
 
-    @LocalServerPort
-    int port;
     @Autowired
     HistoryService history;
     @Autowired
@@ -39,20 +33,9 @@ class SpineTest extends PlatformTest {
     @Autowired
     java.util.List<dev.ringzero.gateway.Dispatcher.AnswerListener> answerListeners;
 
-    private final Boards boards = new Boards();
-    private Api alice;
-    private DeskBot bot;
-
     @BeforeEach
-    void setUp() {
-        alice = Api.at(port).newOwner("alice");
-        bot = boards.deskBot(alice);
+    void everyShakeCounts() {
         bot.shakeCooldown(Duration.ZERO);
-    }
-
-    @AfterEach
-    void tearDown() {
-        boards.close();
     }
 
     private String createAgent(String definition) {

@@ -5,39 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.List;
 
-import dev.ringzero.firmware.DeskBot;
 import dev.ringzero.firmware.DeskBot.SpeakerPlayback;
 import dev.ringzero.support.Agents;
-import dev.ringzero.support.Api;
 import dev.ringzero.support.Api.Response;
-import dev.ringzero.support.Boards;
-import dev.ringzero.support.PlatformTest;
+import dev.ringzero.support.OwnerWithDeskBotTest;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /** One sound at a time per speaker, the person first, stale background sound dropped, fences honoured. */
-class ArbitrationTest extends PlatformTest {
-
-    @LocalServerPort
-    int port;
-
-    private final Boards boards = new Boards();
-    private Api alice;
-    private DeskBot bot;
-
-    @BeforeEach
-    void setUp() {
-        alice = Api.at(port).newOwner("alice");
-        bot = boards.deskBot(alice);
-    }
-
-    @AfterEach
-    void tearDown() {
-        boards.close();
-    }
+class ArbitrationTest extends OwnerWithDeskBotTest {
 
     private Response say(String url, int durationMs) {
         return alice.post("/api/v1/gadgets/" + bot.gadgetId() + "/commands",

@@ -12,53 +12,31 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.ringzero.firmware.DeskBot;
 import dev.ringzero.router.EventAdmission;
 import dev.ringzero.router.IncomingEvent;
 import dev.ringzero.router.TriggerRouter;
 import dev.ringzero.support.Agents;
 import dev.ringzero.support.Api;
 import dev.ringzero.support.Api.Response;
-import dev.ringzero.support.Boards;
 import dev.ringzero.support.Definitions;
-import dev.ringzero.support.PlatformTest;
+import dev.ringzero.support.OwnerWithDeskBotTest;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * The seeds' verification list ("before phase one ships"), one test per item, on PostgreSQL,
  * Mosquitto and the firmware stubs. docs/verification.md maps each item to its test.
  */
-class SeedsVerificationListTest extends PlatformTest {
+class SeedsVerificationListTest extends OwnerWithDeskBotTest {
 
-    @LocalServerPort
-    int port;
     @Autowired
     EventAdmission admission;
     @Autowired
     TriggerRouter router;
     @Autowired
     JdbcClient jdbc;
-
-    private final Boards boards = new Boards();
-    private Api alice;
-    private DeskBot bot;
-
-    @BeforeEach
-    void setUp() {
-        alice = Api.at(port).newOwner("alice");
-        bot = boards.deskBot(alice);
-    }
-
-    @AfterEach
-    void tearDown() {
-        boards.close();
-    }
 
     @Test
     void ownershipRejection_anotherAccountsGadgetAgentAndRunAreInvisibleAndUntouchable() {
