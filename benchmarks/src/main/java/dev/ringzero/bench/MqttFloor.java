@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ringzero.firmware.NoDelaySocketFactory;
 import org.eclipse.paho.client.mqttv3.IMqttDeliveryToken;
 import org.eclipse.paho.client.mqttv3.MqttAsyncClient;
 import org.eclipse.paho.client.mqttv3.MqttCallback;
@@ -91,12 +92,13 @@ final class MqttFloor {
     }
 
     private static void connect(MqttAsyncClient c, String user, String password) throws MqttException {
+        // the boards' own factory: TCP_NODELAY, as every client on the link sets it
         MqttConnectOptions o = new MqttConnectOptions();
         o.setUserName(user);
         o.setPassword(password.toCharArray());
         o.setCleanSession(true);
         o.setMaxInflight(10_000);
-        o.setSocketFactory(new NoDelaySocketFactory());
+        o.setSocketFactory(NoDelaySocketFactory.forUrl(c.getServerURI()));
         c.connect(o).waitForCompletion(10_000);
     }
 

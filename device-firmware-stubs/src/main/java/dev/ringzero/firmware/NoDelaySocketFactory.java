@@ -13,7 +13,7 @@ import javax.net.ssl.SSLSocketFactory;
  * ~20 ms instead of ~2 ms (PERFORMANCE.md, floor A). Paho has no switch for it;
  * it only accepts a {@link SocketFactory}.
  */
-final class NoDelaySocketFactory extends SocketFactory {
+public final class NoDelaySocketFactory extends SocketFactory {
 
     private final SocketFactory delegate;
 
@@ -25,7 +25,7 @@ final class NoDelaySocketFactory extends SocketFactory {
      * Paho refuses a plain factory for {@code ssl://} URLs and an SSL factory for
      * {@code tcp://} ones, so pick the matching wrapper.
      */
-    static SocketFactory forUrl(String brokerUrl) {
+    public static SocketFactory forUrl(String brokerUrl) {
         if (brokerUrl.startsWith("ssl://")) {
             return new Ssl((SSLSocketFactory) SSLSocketFactory.getDefault());
         }
