@@ -7,13 +7,16 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
+import dev.ringzero.TransactionReads;
 import dev.ringzero.agents.definition.AgentSpec;
 import dev.ringzero.agents.definition.Trigger;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.stereotype.Repository;
+import org.springframework.stereotype.Component;
 
 /** Agents, their immutable revisions, state, and the router's index of event triggers. */
-@Repository
+// a plain component: JdbcClient already throws DataAccessException, and @Repository's translating
+// proxy would cost every read of the run path a reflective call
+@Component
 public class AgentStore {
 
     /** One agent as stored: its current revision's spec is read separately. */
@@ -25,9 +28,11 @@ public class AgentStore {
             + "state_version, created_at, updated_at";
 
     private final JdbcClient jdbc;
+    private final TransactionReads reads;
 
-    AgentStore(JdbcClient jdbc) {
+    AgentStore(JdbcClient jdbc, TransactionReads reads) {
         this.jdbc = jdbc;
+        this.reads = reads;
     }
 
     void insert(String id, String ownerId, AgentSpec spec, String specJson, Instant at) {
@@ -39,6 +44,7 @@ public class AgentStore {
 
     /** Adds revision {@code expected + 1} and makes it current; false if someone revised meanwhile. */
     boolean revise(String id, int expected, AgentSpec spec, String specJson, Instant at) {
+        reads.forget(key(id));
         int updated = jdbc.sql("update rz_agent set current_revision = ?, name = ?, enabled = ?, updated_at = ? "
                         + "where id = ? and current_revision = ? and not deleted")
                 .params(expected + 1, spec.name(), spec.enabled(), ts(at), id, expected).update();
@@ -51,19 +57,37 @@ public class AgentStore {
     }
 
     boolean setEnabled(String id, boolean enabled, Instant at) {
+        reads.forget(key(id));
         return jdbc.sql("update rz_agent set enabled = ?, updated_at = ? where id = ? and not deleted")
                 .params(enabled, ts(at), id).update() == 1;
     }
 
     boolean delete(String id, Instant at) {
+        reads.forget(key(id));
         jdbc.sql("delete from rz_agent_trigger where agent_id = ?").param(id).update();
         return jdbc.sql("update rz_agent set deleted = true, enabled = false, updated_at = ? where id = ? "
                 + "and not deleted").params(ts(at), id).update() == 1;
     }
 
+    /** Read once per transaction (routing, admission, dispatch and finish all ask), until it is written. */
     public Optional<Agent> find(String id) {
-        return jdbc.sql("select " + COLUMNS + " from rz_agent where id = ?").param(id).query(AgentStore::map)
-                .optional();
+        return reads.get(key(id), () -> jdbc.sql("select " + COLUMNS + " from rz_agent where id = ?").param(id)
+                .query(AgentStore::map).optional());
+    }
+
+    /**
+     * Locks the agent's row until the transaction ends and reads it again: from here on the
+     * transaction sees what the lock's holder before it (a disable, a revision) left, not what it
+     * read before it waited.
+     */
+    public Optional<Agent> lock(String id) {
+        reads.forget(key(id));
+        return reads.get(key(id), () -> jdbc.sql("select " + COLUMNS + " from rz_agent where id = ? for update")
+                .param(id).query(AgentStore::map).optional());
+    }
+
+    private static String key(String id) {
+        return "agent:" + id;
     }
 
     public Optional<Agent> findOwned(String ownerId, String id) {

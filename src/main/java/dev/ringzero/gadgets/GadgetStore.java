@@ -7,11 +7,14 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
+import dev.ringzero.TransactionReads;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.stereotype.Repository;
+import org.springframework.stereotype.Component;
 
 /** The gadget table: pairing, credentials (hashed), presence and the last valid registration. */
-@Repository
+// a plain component: JdbcClient already throws DataAccessException, and @Repository's translating
+// proxy would cost every read of the run path a reflective call
+@Component
 public class GadgetStore {
 
     /** One row of {@code rz_gadget}. */
@@ -24,14 +27,21 @@ public class GadgetStore {
             + "registration, registered_at, paired_at, quiet_from, quiet_to, quiet_zone";
 
     private final JdbcClient jdbc;
+    private final TransactionReads reads;
 
-    GadgetStore(JdbcClient jdbc) {
+    GadgetStore(JdbcClient jdbc, TransactionReads reads) {
         this.jdbc = jdbc;
+        this.reads = reads;
     }
 
+    /** Read once per transaction: a run asks about its gadget at admission, at dispatch and after. */
     public Optional<Row> find(String id) {
-        return jdbc.sql("select " + COLUMNS + " from rz_gadget where id = ?").param(id).query(GadgetStore::map)
-                .optional();
+        return reads.get(key(id), () -> jdbc.sql("select " + COLUMNS + " from rz_gadget where id = ?").param(id)
+                .query(GadgetStore::map).optional());
+    }
+
+    private static String key(String id) {
+        return "gadget:" + id;
     }
 
     public List<Row> listPaired(String ownerId) {
@@ -41,7 +51,9 @@ public class GadgetStore {
 
     /** Inserts a new pairing, or re-pairs an id whose earlier pairing ended; false if it is paired now. */
     boolean pair(String id, String ownerId, String name, String credentialHash, Instant at) {
+        reads.forget(key(id));
         Optional<Row> existing = find(id);
+        reads.forget(key(id));
         if (existing.isPresent() && existing.get().paired()) {
             return false;
         }
@@ -57,21 +69,25 @@ public class GadgetStore {
     }
 
     boolean unpair(String id) {
+        reads.forget(key(id));
         return jdbc.sql("update rz_gadget set paired = false, online = false where id = ? and paired")
                 .param(id).update() == 1;
     }
 
     public void presence(String id, boolean online, Instant at) {
+        reads.forget(key(id));
         jdbc.sql("update rz_gadget set online = ?, last_seen = ? where id = ? and paired")
                 .params(online, ts(at), id).update();
     }
 
     public void register(String id, String registration, Instant at) {
+        reads.forget(key(id));
         jdbc.sql("update rz_gadget set registration = ?, registered_at = ?, last_seen = ? where id = ? and paired")
                 .params(registration, ts(at), ts(at), id).update();
     }
 
     public void quietHours(String id, String from, String to, String zone) {
+        reads.forget(key(id));
         jdbc.sql("update rz_gadget set quiet_from = ?, quiet_to = ?, quiet_zone = ? where id = ?")
                 .params(from, to, zone, id).update();
     }

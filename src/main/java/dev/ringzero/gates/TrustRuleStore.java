@@ -8,10 +8,12 @@ import java.util.List;
 import java.util.Optional;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.stereotype.Repository;
+import org.springframework.stereotype.Component;
 
 /** The owners' trust ladder entries, in each owner's order (position, then age). */
-@Repository
+// a plain component: JdbcClient already throws DataAccessException, and @Repository's translating
+// proxy would cost every read of the run path a reflective call
+@Component
 class TrustRuleStore {
 
     /** One stored rule; {@code predicate} is a JSON object of field → glob. */

@@ -14,7 +14,6 @@ public final class ProcessIds {
     public static final String VAR_AGENT_ID = "agentId";
     public static final String VAR_REVISION = "revision";
     public static final String VAR_TRIGGER_KIND = "triggerKind";
-    public static final String VAR_STATUS = "status";
 
     public static final String VAR_GATE_ID = "gateId";
     public static final String VAR_OWNER_ID = "ownerId";

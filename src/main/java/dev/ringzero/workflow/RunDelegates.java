@@ -8,6 +8,7 @@ import dev.ringzero.agents.runs.RunRequest;
 import dev.ringzero.agents.runs.RunStatus;
 import dev.ringzero.gateway.Dispatcher;
 import org.camunda.bpm.engine.RuntimeService;
+import org.camunda.bpm.engine.impl.MessageCorrelationBuilderImpl;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
 import org.camunda.bpm.engine.variable.Variables;
@@ -33,7 +34,6 @@ class RunDelegates {
             }
             transient_(execution, RunVariables.ADMISSION, Variables.stringValue(admission.status().wire(), true));
             if (admission.status() == RunStatus.ADMITTED || admission.status() == RunStatus.QUEUED) {
-                execution.setVariable(ProcessIds.VAR_STATUS, admission.status().wire());
                 // the owner may follow the run in Cockpit while it runs (analysts read every run)
                 camunda.grantRunning((String) execution.getVariable(ProcessIds.VAR_OWNER_ID),
                         execution.getProcessInstanceId());
@@ -45,9 +45,7 @@ class RunDelegates {
     JavaDelegate runPrepare(AgentRuns runs) {
         return execution -> {
             String runId = execution.getProcessBusinessKey();
-            if (runs.prepare(runId)) {
-                execution.setVariable(ProcessIds.VAR_STATUS, RunStatus.RUNNING.wire());
-            }
+            runs.prepare(runId);
             next(execution, runs.next(runId));
         };
     }
@@ -76,7 +74,10 @@ class RunDelegates {
     JavaDelegate actionOutcome(AgentRuns runs) {
         return execution -> {
             String runId = execution.getProcessBusinessKey();
-            runs.settle(runId);
+            String status = (String) execution.getVariable(RunVariables.ANSWER_STATUS);
+            runs.settle(runId, status == null ? null : new AgentRuns.Answer(status,
+                    (String) execution.getVariable(RunVariables.ANSWER_CODE),
+                    (String) execution.getVariable(RunVariables.ANSWER_RESULT)));
             next(execution, runs.next(runId));
         };
     }
@@ -93,26 +94,37 @@ class RunDelegates {
                 .correlateAll());
     }
 
-    /** Wakes the run waiting for a device's answer; the outcome itself is read from the invocation record. */
+    /**
+     * Wakes the run waiting for a device's answer, handing it the answer just recorded. Only the
+     * wait for this very invocation is woken (its message is named after it): an answer that
+     * comes in the grace second after its deadline, while the deadline's step moves the run on to
+     * the next action, finds no wait with its name and wakes nothing.
+     */
     @Bean
     Dispatcher.AnswerListener runAnswerCorrelation(RuntimeService runtime) {
         return (invocationId, runId, outcome) -> {
             if (runId == null) {
                 return;
             }
-            // Only the wait for this very invocation is woken: an answer that comes in the grace
-            // second after its deadline, while the deadline's step moves the run on to the next
-            // action, finds no wait with its id (the next one waits for another) and wakes nothing.
-            runtime.createMessageCorrelation(ProcessIds.MESSAGE_LINK_RESULT).processInstanceBusinessKey(runId)
-                    .localVariableEquals(RunVariables.WAITING_FOR, invocationId).correlateAll();
+            // executionsOnly (public on the builder, not yet on its interface): a run's answer never
+            // starts an instance, so the engine need not look for start events of that name
+            ((MessageCorrelationBuilderImpl) runtime.createMessageCorrelation(linkResult(invocationId)))
+                    .executionsOnly()
+                    .setVariables(answer(AgentRuns.Answer.of(outcome))).correlateAll();
         };
     }
 
-    /** Marks the wait at Catch_LinkResult with the invocation it waits for (kept while it waits). */
-    @Bean
-    org.camunda.bpm.engine.delegate.ExecutionListener linkResultWait() {
-        return execution -> execution.setVariableLocal(RunVariables.WAITING_FOR,
-                execution.getVariable(RunVariables.INVOCATION));
+    /** The answer as transient values (the engine would need a serializer for an object). */
+    private static org.camunda.bpm.engine.variable.VariableMap answer(AgentRuns.Answer answer) {
+        return Variables.createVariables()
+                .putValueTyped(RunVariables.ANSWER_STATUS, Variables.stringValue(answer.status(), true))
+                .putValueTyped(RunVariables.ANSWER_CODE, Variables.stringValue(answer.errorCode(), true))
+                .putValueTyped(RunVariables.ANSWER_RESULT, Variables.stringValue(answer.result(), true));
+    }
+
+    /** The message a run's wait for {@code invocationId} listens for (see Message_LinkResult). */
+    static String linkResult(String invocationId) {
+        return ProcessIds.MESSAGE_LINK_RESULT + ":" + invocationId;
     }
 
     /**

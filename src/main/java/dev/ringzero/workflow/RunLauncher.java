@@ -12,10 +12,11 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Starts {@code agent-run} instances: business key = run id. What an analyst reads in Cockpit
- * (agent, revision, trigger kind, status) is stored with the instance; the rest of the request
- * (owner, trigger data, event) is handed to admission as transient variables, which the engine
- * never writes: {@code rz_run} records it once.
+ * Starts {@code agent-run} instances: business key = run id. The agent's id is stored with the
+ * instance, so an analyst finds an agent's running runs in Cockpit; the rest of the request
+ * (revision, trigger, owner, event) is handed to admission as transient variables, which the
+ * engine never writes: {@code rz_run} records it once, and each stored variable would cost the
+ * run an insert and a delete.
  */
 @Component
 public class RunLauncher {
@@ -42,16 +43,20 @@ public class RunLauncher {
      * dispatch happen before this returns (the command leaves once the caller commits).
      */
     public String start(RunRequest request) {
-        VariableMap variables = Variables.createVariables()
+        return runtime.createProcessInstanceById(definitionId()).businessKey(request.runId())
+                .setVariables(variables(request)).execute().getId();
+    }
+
+    /** What a run's instance starts with: the agent's id stored, the rest of the request transient. */
+    static VariableMap variables(RunRequest request) {
+        return Variables.createVariables()
                 .putValue(ProcessIds.VAR_AGENT_ID, request.agentId())
-                .putValue(ProcessIds.VAR_REVISION, request.revision())
-                .putValue(ProcessIds.VAR_TRIGGER_KIND, request.triggerKind())
+                .putValueTyped(ProcessIds.VAR_REVISION, Variables.integerValue(request.revision(), true))
+                .putValueTyped(ProcessIds.VAR_TRIGGER_KIND, Variables.stringValue(request.triggerKind(), true))
                 .putValueTyped(ProcessIds.VAR_OWNER_ID, Variables.stringValue(request.ownerId(), true))
                 .putValueTyped(RunVariables.TRIGGER_DATA, Variables.stringValue(request.triggerData(), true))
                 .putValueTyped(RunVariables.EVENT_ID, Variables.stringValue(request.eventId(), true))
                 .putValueTyped(RunVariables.PROACTIVE, Variables.booleanValue(request.proactive(), true));
-        return runtime.createProcessInstanceById(definitionId()).businessKey(request.runId())
-                .setVariables(variables).execute().getId();
     }
 
     /**

@@ -2,8 +2,7 @@ package dev.ringzero.workflow;
 
 /**
  * The steering variables of {@code agent-run}: transient, handed from one step to the next gateway
- * or timer within one transaction and never written to the engine's tables, but for
- * {@link #WAITING_FOR}. What a run decided is recorded in
+ * or timer within one transaction and never written to the engine's tables. What a run decided is recorded in
  * {@code rz_run} and {@code rz_run_action}; these only steer the model.
  */
 final class RunVariables {
@@ -22,13 +21,12 @@ final class RunVariables {
     /** The action waits for the gadget's speaker, at most until {@link #RUN_DEADLINE}. */
     static final String WAITING = "waiting";
     static final String ANSWER_DEADLINE = "answerDeadline";
-    /** The invocation just sent; copied to {@link #WAITING_FOR} on the wait. */
+    /** The invocation just sent: names the message its wait listens for (Message_LinkResult). */
     static final String INVOCATION = "invocation";
-    /**
-     * The one stored steering value: a local variable of the wait at Catch_LinkResult naming the
-     * invocation it waits for, so an answer wakes only its own wait.
-     */
-    static final String WAITING_FOR = "waitingFor";
+    /** The device's answer, handed over by the correlation that wakes the wait (AgentRuns.Answer). */
+    static final String ANSWER_STATUS = "answerStatus";
+    static final String ANSWER_CODE = "answerCode";
+    static final String ANSWER_RESULT = "answerResult";
     static final String RUN_DEADLINE = "runDeadline";
 
     private RunVariables() {

@@ -17,6 +17,7 @@ import java.util.Optional;
 
 import dev.ringzero.accounts.CamundaIdentity;
 import dev.ringzero.agents.runs.AgentRuns;
+import dev.ringzero.agents.runs.RunRequest;
 import dev.ringzero.agents.runs.RunStatus;
 import dev.ringzero.gateway.Outcome;
 import org.camunda.bpm.engine.runtime.ProcessInstance;
@@ -52,7 +53,6 @@ class AgentRunProcessTest {
         Mocks.register("actionOutcome", delegates.actionOutcome(runs));
         Mocks.register("runTimedOut", delegates.runTimedOut(runs));
         Mocks.register("runFinish", delegates.runFinish(runs, runtime));
-        Mocks.register("linkResultWait", delegates.linkResultWait());
         when(runs.prepare(RUN)).thenReturn(true);
         when(runs.finish(RUN)).thenReturn(Optional.empty());
     }
@@ -64,20 +64,18 @@ class AgentRunProcessTest {
 
     private ProcessInstance start(RunStatus admission) {
         when(runs.admit(any())).thenReturn(new AgentRuns.Admission(admission, null, List.of()));
-        return runtimeService().startProcessInstanceByKey("agent-run", RUN, Variables.createVariables()
-                .putValue(ProcessIds.VAR_AGENT_ID, "agent-1").putValue(ProcessIds.VAR_REVISION, 1)
-                .putValue(ProcessIds.VAR_TRIGGER_KIND, "invoke")
-                .putValueTyped(ProcessIds.VAR_OWNER_ID, Variables.stringValue("alice", true))
-                .putValueTyped(RunVariables.PROACTIVE, Variables.booleanValue(false, true)));
+        return runtimeService().startProcessInstanceByKey("agent-run", RUN, RunLauncher.variables(
+                new RunRequest(RUN, "agent-1", "alice", 1, "invoke", null, null, false)));
     }
 
     private void sends(String invocationId) {
         when(runs.dispatch(RUN)).thenReturn(new AgentRuns.DispatchStep(true, false, invocationId, later, later));
     }
 
-    private void answer(String invocationId) {
-        new RunDelegates().runAnswerCorrelation(runtimeService()).answered(invocationId, RUN,
-                new Outcome.Unknown(invocationId));
+    private Outcome answer(String invocationId) {
+        Outcome outcome = new Outcome.Completed(invocationId, null);
+        new RunDelegates().runAnswerCorrelation(runtimeService()).answered(invocationId, RUN, outcome);
+        return outcome;
     }
 
     @Test
@@ -95,14 +93,17 @@ class AgentRunProcessTest {
 
         ProcessInstance run = start(RunStatus.ADMITTED);
 
-        assertThat(run).isWaitingAt("Catch_LinkResult").variables().containsEntry(ProcessIds.VAR_STATUS, "running");
+        // the agent's id is the only stored variable: the wait knows its invocation by its message's name
+        assertThat(run).isWaitingAt("Gateway_AwaitAnswer").variables().containsOnlyKeys(ProcessIds.VAR_AGENT_ID);
+        assertThat(runtimeService().createEventSubscriptionQuery().processInstanceId(run.getId()).singleResult()
+                .getEventName()).isEqualTo("linkResult:inv-1");
         assertThat(job(run).getDuedate().toInstant()).isEqualTo(later.truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
         answer("inv-0"); // another invocation's answer
-        assertThat(run).isWaitingAt("Catch_LinkResult");
-        answer("inv-1");
-        assertThat(run).isEnded().hasPassed("Task_RecordOutcome", "Task_FinishRun", "EndEvent_RunFinished")
-                .hasNotPassed("Task_RunTimedOut");
-        verify(runs).settle(RUN);
+        assertThat(run).isWaitingAt("Gateway_AwaitAnswer");
+        Outcome outcome = answer("inv-1");
+        assertThat(run).isEnded().hasPassed("Catch_LinkResult", "Task_RecordOutcome", "Task_FinishRun",
+                "EndEvent_RunFinished").hasNotPassed("Catch_AnswerDeadline", "Task_RunTimedOut");
+        verify(runs).settle(RUN, AgentRuns.Answer.of(outcome)); // the answer is handed over, not read again
     }
 
     @Test
@@ -111,11 +112,11 @@ class AgentRunProcessTest {
         sends("inv-1");
         ProcessInstance run = start(RunStatus.ADMITTED);
 
-        execute(job(run)); // Timer_AnswerDeadline
+        execute(job(run)); // Catch_AnswerDeadline
 
-        assertThat(run).isEnded().hasPassed("Timer_AnswerDeadline", "Task_RecordOutcome", "Task_RunTimedOut",
-                "Task_FinishRun");
-        verify(runs).settle(RUN);
+        assertThat(run).isEnded().hasPassed("Catch_AnswerDeadline", "Task_RecordOutcome", "Task_RunTimedOut",
+                "Task_FinishRun").hasNotPassed("Catch_LinkResult");
+        verify(runs).settle(RUN, null);
         verify(runs).timedOut(RUN);
     }
 
@@ -126,7 +127,7 @@ class AgentRunProcessTest {
                 new AgentRuns.DispatchStep(true, false, "inv-2", later, later));
         ProcessInstance run = start(RunStatus.ADMITTED);
 
-        assertThat(run).isWaitingAt("Catch_LinkResult");
+        assertThat(run).isWaitingAt("Gateway_AwaitAnswer");
         answer("inv-2");
         assertThat(run).isEnded().hasPassed("EndEvent_RunFinished");
     }
@@ -137,10 +138,11 @@ class AgentRunProcessTest {
         when(runs.dispatch(RUN)).thenReturn(new AgentRuns.DispatchStep(false, true, null, null, later));
         ProcessInstance run = start(RunStatus.ADMITTED);
 
-        assertThat(run).isWaitingAt("Catch_SpeakerTurn");
-        execute(job(run)); // Timer_RunDeadline
+        assertThat(run).isWaitingAt("Gateway_AwaitSpeaker");
+        execute(job(run)); // Catch_RunDeadline
 
-        assertThat(run).isEnded().hasPassed("Timer_RunDeadline", "Task_RunTimedOut", "Task_FinishRun");
+        assertThat(run).isEnded().hasPassed("Catch_RunDeadline", "Task_RunTimedOut", "Task_FinishRun")
+                .hasNotPassed("Catch_SpeakerTurn");
     }
 
     @Test

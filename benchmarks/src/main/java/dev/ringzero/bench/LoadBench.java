@@ -226,6 +226,8 @@ public final class LoadBench {
         double platformCpuBefore = platform == null ? Double.NaN : platform.cpuSeconds();
         double mosquittoCpuBefore = mosquitto == null ? Double.NaN : mosquitto.cpuSeconds();
         double harnessCpuBefore = harnessCpuSeconds();
+        long clkTck = args.longValue("clk-tck", 100);
+        double postgresCpuBefore = ProcStats.cpuSecondsOfAllNamed("postgres", clkTck);
         Map<String, Long> dbBefore = dbWrites();
         long warmupCount = Math.round(rate * warmup);
         long measuredCount = Math.round(rate * seconds);
@@ -300,6 +302,7 @@ public final class LoadBench {
         double platformCpuAfter = platform == null ? Double.NaN : platform.cpuSeconds();
         double mosquittoCpuAfter = mosquitto == null ? Double.NaN : mosquitto.cpuSeconds();
         double harnessCpuAfter = harnessCpuSeconds();
+        double postgresCpuAfter = ProcStats.cpuSecondsOfAllNamed("postgres", clkTck);
         Thread.sleep(1_500); // PostgreSQL flushes its statistics about once a second
         Map<String, Long> dbAfter = dbWrites();
         double admitted = metric("ringzero_events_total", "result=\"admitted\"") - admittedBefore;
@@ -366,6 +369,10 @@ public final class LoadBench {
             cpu.put("mosquitto_peak_rss_mib", mosquitto.statusMiB("VmHWM"));
         }
         cpu.put("harness_cpu_s_during_load", round(harnessCpuAfter - harnessCpuBefore));
+        // every PostgreSQL process on the machine: run the benchmark on a database server nothing else uses
+        cpu.put("postgres_cpu_s_during_load", round(postgresCpuAfter - postgresCpuBefore));
+        cpu.put("postgres_cpu_ms_per_admitted_event",
+                round((postgresCpuAfter - postgresCpuBefore) * 1000 / Math.max(1, admitted)));
         cpu.put("load_average_after", loadAverage());
 
         ObjectNode db = result.putObject("database_writes_per_admitted_event");

@@ -15,6 +15,36 @@ final class ProcStats {
         this.clockTicks = clockTicks;
     }
 
+    /**
+     * CPU seconds of every process named {@code name} now (for PostgreSQL: the postmaster, its
+     * background processes and every backend, the platform's pooled connections among them; a
+     * backend that exited meanwhile takes its time with it).
+     */
+    static double cpuSecondsOfAllNamed(String name, long clockTicks) {
+        double total = 0;
+        try (var procs = Files.list(Path.of("/proc"))) {
+            for (Path proc : (Iterable<Path>) procs::iterator) {
+                String pidText = proc.getFileName().toString();
+                if (!pidText.chars().allMatch(Character::isDigit)) {
+                    continue;
+                }
+                try {
+                    String stat = Files.readString(proc.resolve("stat"));
+                    String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    if (comm.equals(name)) {
+                        double cpu = new ProcStats(Long.parseLong(pidText), clockTicks).cpuSeconds();
+                        total += Double.isNaN(cpu) ? 0 : cpu;
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // gone meanwhile
+                }
+            }
+        } catch (IOException e) {
+            return Double.NaN;
+        }
+        return total;
+    }
+
     long pid() {
         return pid;
     }

@@ -61,7 +61,8 @@ final class Table {
                 res.path("platform_cpu_cores_idle").asDouble(),
                 res.path("platform_cpu_ms_per_admitted_event_above_idle").asDouble(), res.path("platform_peak_rss_mib").asDouble(),
                 res.path("platform_rss_mib_end").asDouble(), res.path("platform_threads_end").asInt()));
-        b.append(String.format("others: mosquitto CPU %.1f s, harness (gadgets) CPU %.1f s; load after %s%n",
+        b.append(String.format("others: PostgreSQL CPU %.1f s (%.1f ms per event), mosquitto CPU %.1f s, harness (gadgets) CPU %.1f s; load after %s%n",
+                res.path("postgres_cpu_s_during_load").asDouble(), res.path("postgres_cpu_ms_per_admitted_event").asDouble(),
                 res.path("mosquitto_cpu_s_during_load").asDouble(), res.path("harness_cpu_s_during_load").asDouble(),
                 res.path("load_average_after").asText()));
         JsonNode db = r.path("database_writes_per_admitted_event");

@@ -101,7 +101,7 @@ public class AgentRuns {
      * concurrent triggers are admitted one at a time against the same durable counters.
      */
     public Admission admit(RunRequest request) {
-        runs.lockAgent(request.agentId());
+        agentStore.lock(request.agentId()); // admissions of one agent run one at a time
         // read the clock only once the lock is held, so no admitted run can be "later" than now
         Instant now = clock.instant();
         AgentSpec spec = agents.spec(request.agentId(), request.revision());
@@ -282,26 +282,37 @@ public class AgentRuns {
         runs.actionEnded(runId, index, "allow", "dropped_stale", null, null, clock.instant());
     }
 
+    /** An invocation's outcome as a run records it: status, error code, result payload. */
+    public record Answer(String status, String errorCode, String result) {
+
+        public static Answer of(Outcome outcome) {
+            String code = outcome instanceof Outcome.Failed failed ? failed.errorCode() : null;
+            String result = outcome instanceof Outcome.Completed completed ? String.valueOf(completed.payload())
+                    : outcome instanceof Outcome.Accepted accepted ? String.valueOf(accepted.payload()) : null;
+            return new Answer(outcome.status(), code, result);
+        }
+    }
+
     /**
-     * Records the answer to the action the run waits for, or {@code unknown} when its deadline
-     * passed without one.
+     * Records the answer to the action the run waits for: {@code answer} when the device's answer
+     * woke the run (handed over, not read again), otherwise (its deadline passed) {@code unknown},
+     * unless the answer was recorded meanwhile.
      */
-    public void settle(String runId) {
+    public void settle(String runId, Answer answer) {
         Optional<RunStore.Action> waitingFor = unsettled(runs.actions(runId));
         if (waitingFor.isEmpty() || waitingFor.get().invocationId() == null) {
             return; // settled meanwhile (the run was fenced or ended)
         }
         int index = waitingFor.get().index();
         String invocationId = waitingFor.get().invocationId();
-        Outcome outcome = dispatcher.expire(invocationId).orElseGet(() -> dispatcher.stored(invocationId));
+        Answer outcome = answer != null ? answer
+                : Answer.of(dispatcher.expire(invocationId).orElseGet(() -> dispatcher.stored(invocationId)));
         RunStore.Run run = runs.find(runId).orElseThrow();
         gates.autoExecuted(run.ownerId(), run.agentId(), runId, waitingFor.get().command(), null,
                 outcome.status());
-        String code = outcome instanceof Outcome.Failed failed ? failed.errorCode() : null;
-        String result = outcome instanceof Outcome.Completed completed ? String.valueOf(completed.payload())
-                : outcome instanceof Outcome.Accepted accepted ? String.valueOf(accepted.payload()) : null;
-        runs.actionEnded(runId, index, "allow", outcome.status(), code, result, clock.instant());
-        if (!(outcome instanceof Outcome.Accepted)) {
+        runs.actionEnded(runId, index, "allow", outcome.status(), outcome.errorCode(), outcome.result(),
+                clock.instant());
+        if (!"accepted".equals(outcome.status())) {
             floor.ended(invocationId); // a sound that is not playing on frees the speaker now
         }
     }

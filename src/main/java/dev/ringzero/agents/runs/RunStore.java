@@ -10,10 +10,12 @@ import java.util.Optional;
 import dev.ringzero.kernel.BudgetUsage;
 import dev.ringzero.TransactionReads;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.stereotype.Repository;
+import org.springframework.stereotype.Component;
 
 /** Runs, their actions, and the decision ledger. */
-@Repository
+// a plain component: JdbcClient already throws DataAccessException, and @Repository's translating
+// proxy would cost every read of the run path a reflective call
+@Component
 public class RunStore {
 
     /** One run as recorded. */
@@ -42,11 +44,6 @@ public class RunStore {
     RunStore(JdbcClient jdbc, TransactionReads reads) {
         this.jdbc = jdbc;
         this.reads = reads;
-    }
-
-    /** Locks the agent's row for the rest of the transaction: admissions of one agent run one at a time. */
-    void lockAgent(String agentId) {
-        jdbc.sql("select id from rz_agent where id = ? for update").param(agentId).query(String.class).optional();
     }
 
     void insert(Run run, boolean counted) {
