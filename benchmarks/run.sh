@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # RingZero's end-to-end benchmark (issue 8; docs/benchmarks.md says what every number means).
 #
-#   benchmarks/run.sh [--gadgets 200] [--agents 200] [--rate 100] [--seconds 60] [--warmup 10]
+#   benchmarks/run.sh [--gadgets 200] [--agents 200] [--rate 100] [--seconds 60] [--warmup 30]
 #                     [--drain 30] [--floor-seconds 10] [--gate-samples 20] [--label NAME]
 #                     [--jfr] [--skip-build] [--platform-jvm-opts "-Xmx512m ..."]
 #                     [--http-port 18860] [--mqtt-port 18861] [--db ringzero_bench]
@@ -16,7 +16,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 
-gadgets=200 agents=200 rate=100 seconds=60 warmup=10
+gadgets=200 agents=200 rate=100 seconds=60 warmup=30
 http_port=18860 mqtt_port=18861 db=ringzero_bench
 jfr=false skip_build=false jvm_opts="" label=""
 build_dir=${RINGZERO_BENCH_BUILD_DIR:-/tmp/bench-platform-target}

@@ -14,7 +14,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * Rows a transaction has already read, kept until it ends. One event's run reads its run, its
  * actions, its agent and its gadget at every step (admit, prepare, dispatch, settle, finish), all
  * in one transaction that nothing else can change under it but itself; a store reads each row
- * once and forgets it when it writes it. Outside a transaction every read goes to the database.
+ * once, and when it writes it either changes what it read in the same way or forgets it. Outside a transaction every read goes to the database.
  * The cache belongs to the transaction's connection, so a transaction started inside another
  * (REQUIRES_NEW) never sees the outer one's rows.
  */
@@ -40,6 +40,26 @@ public class TransactionReads {
         T value = loader.get();
         reads.put(key, value);
         return value;
+    }
+
+    /** The transaction just wrote the row under {@code key} and knows it whole: later reads use it. */
+    public void put(String key, Object value) {
+        Map<String, Object> reads = reads(true);
+        if (reads != null) {
+            reads.put(key, value);
+        }
+    }
+
+    /**
+     * The transaction changed the row under {@code key} as {@code change} says: a row already read
+     * is changed in place (no second read), one never read stays unread.
+     */
+    @SuppressWarnings("unchecked")
+    public <T> void change(String key, java.util.function.UnaryOperator<T> change) {
+        Map<String, Object> reads = reads(false);
+        if (reads != null && reads.containsKey(key)) {
+            reads.put(key, change.apply((T) reads.get(key)));
+        }
     }
 
     /** The row under {@code key} was written: the next read goes to the database. */

@@ -91,7 +91,7 @@ public final class LoadBench {
             System.out.println("""
                     LoadBench --http URL --admin-password PW --jdbc URL [--db-user U] [--db-password P]
                               [--platform-pid PID] [--mosquitto-pid PID] [--clk-tck 100]
-                              [--gadgets 200] [--agents 200] [--rate 100] [--seconds 60] [--warmup 10]
+                              [--gadgets 200] [--agents 200] [--rate 100] [--seconds 60] [--warmup 30]
                               [--drain 30] [--floor-seconds 10] [--gate-samples 20] [--label NAME] [--out FILE]""");
             return;
         }
@@ -103,7 +103,7 @@ public final class LoadBench {
         int agents = args.integer("agents", 200);
         double rate = args.number("rate", 100);
         int seconds = args.integer("seconds", 60);
-        int warmup = args.integer("warmup", 10);
+        int warmup = args.integer("warmup", 30);
         int drain = args.integer("drain", 30);
         int floorSeconds = args.integer("floor-seconds", 10);
         String label = args.text("label", "r" + (int) rate + "-g" + gadgets + "-a" + agents);
@@ -229,15 +229,17 @@ public final class LoadBench {
         long clkTck = args.longValue("clk-tck", 100);
         double postgresCpuBefore = ProcStats.cpuSecondsOfAllNamed("postgres", clkTck);
         Map<String, Long> dbBefore = dbWrites();
-        long warmupCount = Math.round(rate * warmup);
+        OpenLoop.Schedule schedule = new OpenLoop.Schedule(rate, warmup, seconds);
+        long warmupCount = schedule.warmupCount();
         long measuredCount = Math.round(rate * seconds);
-        long total = warmupCount + measuredCount;
+        long total = schedule.count();
         perSecond = new Latency[seconds + 1];
         sentPerSecond = new long[seconds + 1];
         for (int s = 0; s < perSecond.length; s++) {
             perSecond[s] = new Latency(120_000_000L, 2);
         }
-        log("load: %.0f events/s open loop, %d s warm-up + %d s measured, over %d gadgets and %d agents", rate,
+        log("load: %.0f events/s open loop, %d s warm-up (ramp from a tenth of the rate) + %d s measured, over %d "
+                + "gadgets and %d agents", rate,
                 warmup, seconds, gadgets, agents);
         long expected = 0;
         long expectedMeasured = 0;
@@ -258,11 +260,9 @@ public final class LoadBench {
                 secondsSince(loadStartWall), sent.size(), invokesReceived.get(), expectedTotal), 10, 10,
                 TimeUnit.SECONDS);
         OpenLoop loop = new OpenLoop();
-        double interval = 1e9 / rate;
-        Map<String, Object> data = new LinkedHashMap<>();
-        loop.run(rate, total, k -> {
+        loop.run(schedule, k -> {
             if (k == warmupCount) {
-                measureStart = loop.start() + (long) (k * interval);
+                measureStart = loop.start() + (long) (schedule.due(k) * 1e9);
             }
             int g = (int) (k % gadgets);
             String eventId = UUID.randomUUID().toString();

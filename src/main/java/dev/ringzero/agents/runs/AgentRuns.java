@@ -165,18 +165,21 @@ public class AgentRuns {
      */
     public boolean prepare(String runId) {
         Instant now = clock.instant();
-        runs.transition(runId, RunStatus.QUEUED.wire(), RunStatus.ADMITTED.wire(), null, now);
+        if (RunStatus.QUEUED.wire().equals(runs.find(runId).map(RunStore.Run::status).orElse(null))) {
+            runs.transition(runId, RunStatus.QUEUED.wire(), RunStatus.ADMITTED.wire(), null, now);
+        }
         if (!runs.transition(runId, RunStatus.ADMITTED.wire(), RunStatus.RUNNING.wire(), null, now)) {
             return false;
         }
         RunStore.Run run = runs.find(runId).orElseThrow();
         AgentSpec spec = agents.spec(run.agentId(), run.revision());
         Map<String, Object> context = templateContext(run);
-        for (int i = 0; i < spec.actions().size(); i++) {
-            AgentSpec.Action action = spec.actions().get(i);
+        List<RunStore.NewAction> actions = new ArrayList<>();
+        for (AgentSpec.Action action : spec.actions()) {
             Map<String, Object> params = Templates.renderParams(action.params(), context);
-            runs.insertAction(runId, i, action.gadget(), action.command(), StoredJson.write(json, params), now);
+            actions.add(new RunStore.NewAction(action.gadget(), action.command(), StoredJson.write(json, params)));
         }
+        runs.insertActions(runId, actions, now);
         return true;
     }
 
@@ -335,6 +338,10 @@ public class AgentRuns {
                 : good == 0 ? RunStatus.FAILED : RunStatus.PARTIALLY_FAILED;
         runs.end(runId, status.wire(), null, clock.instant());
         RunStore.Run run = runs.find(runId).orElseThrow();
+        if (agents.spec(run.agentId(), run.revision()).concurrency() != AgentSpec.Concurrency.QUEUED) {
+            // only a queued agent's runs wait for a turn (a revision fences the queued runs of the one before)
+            return Optional.empty();
+        }
         return runs.active(run.agentId()).stream().filter(next -> RunStatus.QUEUED.wire().equals(next.status()))
                 .map(RunStore.Run::id).findFirst();
     }

@@ -22,11 +22,35 @@ public class RunStore {
     public record Run(String id, String agentId, String ownerId, int revision, String triggerKind, String triggerData,
             String eventId, boolean proactive, String status, String reason, Instant createdAt, Instant startedAt,
             Instant endedAt) {
+
+        /** As a status change leaves the row (see {@link #transition} and {@link #end}). */
+        Run moved(String to, String why, Instant at) {
+            boolean starts = "running".equals(to);
+            boolean ends = !starts && !"admitted".equals(to);
+            return new Run(id, agentId, ownerId, revision, triggerKind, triggerData, eventId, proactive, to,
+                    why == null ? reason : why, createdAt, starts ? at : startedAt, ends ? at : endedAt);
+        }
     }
 
     /** One action of a run: what was asked, what the kernel said, what the device did. */
     public record Action(int index, String gadgetId, String command, String params, String verdict, String outcome,
             String errorCode, String invocationId, String result, Instant startedAt, Instant endedAt) {
+
+        /** As {@link #actionSent} leaves the row. */
+        Action sent(String invocation) {
+            return new Action(index, gadgetId, command, params, "allow", outcome, errorCode, invocation, result,
+                    startedAt, endedAt);
+        }
+
+        /** As {@link #actionEnded} leaves the row. */
+        Action ended(String verdictNow, String outcomeNow, String code, String resultNow, Instant at) {
+            return new Action(index, gadgetId, command, params, verdictNow == null ? verdict : verdictNow, outcomeNow,
+                    code, invocationId, resultNow, startedAt, at);
+        }
+    }
+
+    /** An action about to be recorded: what prepare rendered. */
+    record NewAction(String gadgetId, String command, String params) {
     }
 
     /** One entry of the decision ledger. */
@@ -47,7 +71,7 @@ public class RunStore {
     }
 
     void insert(Run run, boolean counted) {
-        reads.forget(runKey(run.id()));
+        reads.put(runKey(run.id()), Optional.of(run));
         jdbc.sql("insert into rz_run(" + RUN_COLUMNS + ", counted) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
                 .params(run.id(), run.agentId(), run.ownerId(), run.revision(), run.triggerKind(), run.triggerData(),
                         run.eventId(), run.proactive(), run.status(), run.reason(), ts(run.createdAt()),
@@ -57,19 +81,32 @@ public class RunStore {
 
     /** Moves a run between statuses; false if it was not in {@code from} (e.g. fenced meanwhile). */
     boolean transition(String runId, String from, String to, String reason, Instant at) {
-        reads.forget(runKey(runId));
-        String column = "running".equals(to) ? "started_at" : "ended_at";
-        return jdbc.sql("update rz_run set status = ?, reason = coalesce(?, reason), " + column + " = ? "
-                        + "where id = ? and status = ?")
-                .params(to, reason, ts(at), runId, from).update() == 1;
+        // running starts the run, admitted (a queued run's turn) neither starts nor ends it
+        boolean moved = "admitted".equals(to)
+                ? jdbc.sql("update rz_run set status = ?, reason = coalesce(?, reason) where id = ? and status = ?")
+                        .params(to, reason, runId, from).update() == 1
+                : jdbc.sql("update rz_run set status = ?, reason = coalesce(?, reason), "
+                                + ("running".equals(to) ? "started_at" : "ended_at") + " = ? where id = ? and status = ?")
+                        .params(to, reason, ts(at), runId, from).update() == 1;
+        return changed(runId, moved, to, reason, at);
+    }
+
+    /** What the transaction knows of the run after a status change ({@code moved}: it took). */
+    private boolean changed(String runId, boolean moved, String to, String reason, Instant at) {
+        if (moved) {
+            reads.<Optional<Run>>change(runKey(runId), run -> run.map(r -> r.moved(to, reason, at)));
+        } else {
+            reads.forget(runKey(runId));
+        }
+        return moved;
     }
 
     /** Ends a run that is still active, whatever its active status. */
     boolean end(String runId, String to, String reason, Instant at) {
-        reads.forget(runKey(runId));
-        return jdbc.sql("update rz_run set status = ?, reason = coalesce(?, reason), ended_at = ? where id = ? "
+        boolean ended = jdbc.sql("update rz_run set status = ?, reason = coalesce(?, reason), ended_at = ? where id = ? "
                         + "and status in ('admitted', 'queued', 'running')")
                 .params(to, reason, ts(at), runId).update() == 1;
+        return changed(runId, ended, to, reason, at);
     }
 
     public Optional<Run> find(String runId) {
@@ -99,25 +136,41 @@ public class RunStore {
                 .single();
     }
 
-    void insertAction(String runId, int index, String gadgetId, String command, String params, Instant at) {
-        reads.forget(actionsKey(runId));
-        jdbc.sql("insert into rz_run_action(run_id, idx, gadget_id, command, params, started_at) "
-                        + "values (?, ?, ?, ?, ?, ?)")
-                .params(runId, index, gadgetId, command, params, ts(at)).update();
+    /** Records a run's actions, all at once: a run's actions are written once, when it starts. */
+    void insertActions(String runId, List<NewAction> actions, Instant at) {
+        List<Action> recorded = new java.util.ArrayList<>();
+        for (int i = 0; i < actions.size(); i++) {
+            NewAction action = actions.get(i);
+            jdbc.sql("insert into rz_run_action(run_id, idx, gadget_id, command, params, started_at) "
+                            + "values (?, ?, ?, ?, ?, ?)")
+                    .params(runId, i, action.gadgetId(), action.command(), action.params(), ts(at)).update();
+            recorded.add(new Action(i, action.gadgetId(), action.command(), action.params(), null, null, null, null,
+                    null, at, null));
+        }
+        reads.put(actionsKey(runId), List.copyOf(recorded));
     }
 
     void actionSent(String runId, int index, String invocationId) {
-        reads.forget(actionsKey(runId));
         jdbc.sql("update rz_run_action set verdict = 'allow', invocation_id = ? where run_id = ? and idx = ?")
                 .params(invocationId, runId, index).update();
+        changeAction(runId, index, action -> action.sent(invocationId));
     }
 
     void actionEnded(String runId, int index, String verdict, String outcome, String errorCode, String result,
             Instant at) {
-        reads.forget(actionsKey(runId));
-        jdbc.sql("update rz_run_action set verdict = coalesce(?, verdict), outcome = ?, error_code = ?, result = ?, "
-                        + "ended_at = ? where run_id = ? and idx = ? and outcome is null")
+        int ended = jdbc.sql("update rz_run_action set verdict = coalesce(?, verdict), outcome = ?, error_code = ?, "
+                        + "result = ?, ended_at = ? where run_id = ? and idx = ? and outcome is null")
                 .params(verdict, outcome, errorCode, result, ts(at), runId, index).update();
+        if (ended == 1) {
+            changeAction(runId, index, action -> action.ended(verdict, outcome, errorCode, result, at));
+        } else {
+            reads.forget(actionsKey(runId));
+        }
+    }
+
+    private void changeAction(String runId, int index, java.util.function.UnaryOperator<Action> change) {
+        reads.<List<Action>>change(actionsKey(runId), actions -> actions.stream()
+                .map(action -> action.index() == index ? change.apply(action) : action).toList());
     }
 
     public List<Action> actions(String runId) {

@@ -1,0 +1,64 @@
+package dev.ringzero.agents.runs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
+
+import dev.ringzero.support.PlatformTest;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * A run's writes change what its transaction already read of it instead of reading it again: at
+ * every step of a run's life the transaction's view is exactly what the database holds.
+ */
+class RunStoreReadsTest extends PlatformTest {
+
+    @Autowired
+    RunStore runs;
+    @Autowired
+    PlatformTransactionManager transactionManager;
+
+    // microseconds: what the database keeps of an instant
+    private final Instant created = Instant.parse("2026-11-29T10:00:00.123456Z");
+    private final Instant started = created.plusMillis(3);
+    private final Instant ended = created.plusMillis(9);
+
+    @Test
+    void aRunsWritesLeaveItsTransactionSeeingWhatTheDatabaseHolds() {
+        String runId = UUID.randomUUID().toString();
+        AtomicReference<RunStore.Run> seenRun = new AtomicReference<>();
+        AtomicReference<List<RunStore.Action>> seenActions = new AtomicReference<>();
+        new TransactionTemplate(transactionManager).executeWithoutResult(status -> {
+            runs.insert(new RunStore.Run(runId, UUID.randomUUID().toString(), "owner-1", 2, "gadget.event", "{}", "event-1", true,
+                    "queued", null, created, null, null), true);
+            assertThat(runs.transition(runId, "queued", "admitted", null, started)).isTrue();
+            assertThat(runs.find(runId).orElseThrow().endedAt()).as("a queued run's turn does not end it").isNull();
+            assertThat(runs.transition(runId, "admitted", "running", null, started)).isTrue();
+            runs.insertActions(runId, List.of(new RunStore.NewAction("desk-1", "display.show_text", "{\"text\":\"a\"}"),
+                    new RunStore.NewAction("desk-1", "speaker.say", "{\"text\":\"b\"}")), started);
+            runs.actionSent(runId, 0, "inv-0");
+            runs.actionEnded(runId, 0, "allow", "completed", null, "{\"ok\":true}", ended);
+            runs.actionEnded(runId, 0, "allow", "unknown", null, null, ended.plusSeconds(1)); // settled already
+            runs.actionEnded(runId, 1, "deny", "denied", "quiet_hours", null, ended);
+            assertThat(runs.transition(runId, "admitted", "running", null, ended)).as("not admitted any more").isFalse();
+            assertThat(runs.end(runId, "partially_failed", "one denied", ended)).isTrue();
+            assertThat(runs.end(runId, "failed", "again", ended)).as("ended already").isFalse();
+            seenRun.set(runs.find(runId).orElseThrow());
+            seenActions.set(runs.actions(runId));
+        });
+
+        // outside a transaction every read goes to the database
+        assertThat(seenRun.get()).isEqualTo(runs.find(runId).orElseThrow());
+        assertThat(seenActions.get()).isEqualTo(runs.actions(runId));
+        assertThat(seenRun.get().status()).isEqualTo("partially_failed");
+        assertThat(seenRun.get().startedAt()).isEqualTo(started);
+        assertThat(seenActions.get()).extracting(RunStore.Action::outcome).containsExactly("completed", "denied");
+        assertThat(seenActions.get().get(0).invocationId()).isEqualTo("inv-0");
+    }
+}
