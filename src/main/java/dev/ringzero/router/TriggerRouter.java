@@ -8,6 +8,7 @@ import java.util.Optional;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ringzero.workflow.EngineBatch;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,10 +58,17 @@ public class TriggerRouter {
     private final Duration shedAfter;
     /** Events admitted on this node and queued for routing (see {@link #routeSoon}). */
     private final java.util.Set<String> inFlight = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Events waiting for a routing worker; a worker takes up to {@code batchSize} at once. */
+    private final java.util.Queue<StoredEvent> pending = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final EngineBatch batch;
+    private final int batchSize;
 
     TriggerRouter(JdbcClient jdbc, TransactionTemplate transactions, InboxService inbox, Clock clock,
             List<Matcher> matchers, FallbackWebhook fallbackWebhook, ObjectMapper json, MeterRegistry meters,
-            @Value("${ringzero.router.shed-after:PT5S}") Duration shedAfter) {
+            @Value("${ringzero.router.shed-after:PT5S}") Duration shedAfter, EngineBatch batch,
+            @Value("${ringzero.router.batch:8}") int batchSize) {
+        this.batch = batch;
+        this.batchSize = Math.max(1, batchSize);
         this.meters = meters;
         this.shedAfter = shedAfter;
         this.json = json;
@@ -76,21 +84,36 @@ public class TriggerRouter {
      * Routes a just-admitted event on {@code lane}. Until it has been routed it is in flight here,
      * so the recovery sweep leaves it alone however long it waits in the lane's queue: under load
      * a queued event looks stranded, and routing it twice (the second attempt blocked on the
-     * first's row lock) only deepens the queue.
+     * first's row lock) only deepens the queue. A worker routes whatever has queued up by its
+     * turn (at most {@code ringzero.router.batch}) in one transaction: alone, an event is a batch
+     * of one; under load, a batch shares one commit and one engine flush among its events.
      */
     public void routeSoon(StoredEvent event, java.util.concurrent.Executor lane) {
         inFlight.add(event.id());
+        pending.add(event);
         try {
-            lane.execute(() -> {
-                try {
-                    routeQuietly(event);
-                } finally {
-                    inFlight.remove(event.id());
-                }
-            });
+            lane.execute(this::routePending);
         } catch (RuntimeException e) {
+            pending.remove(event);
             inFlight.remove(event.id()); // not queued: the recovery sweep routes it
             throw e;
+        }
+    }
+
+    private void routePending() {
+        List<StoredEvent> events = new java.util.ArrayList<>(batchSize);
+        StoredEvent next;
+        while (events.size() < batchSize && (next = pending.poll()) != null) {
+            events.add(next);
+        }
+        // one order for every batch: agents are locked in the order of their gadgets' events,
+        // so two batches never wait for each other's agents in a circle
+        events.sort(java.util.Comparator.comparing(StoredEvent::gadgetId).thenComparing(StoredEvent::receivedAt));
+        try {
+            batch.run(events, this::routeOrShed, (event, e) -> log.warn(
+                    "routing event {} failed; it stays admitted and will be retried: {}", event.id(), e.toString()));
+        } finally {
+            events.forEach(event -> inFlight.remove(event.id()));
         }
     }
 
@@ -101,7 +124,12 @@ public class TriggerRouter {
 
     /** As {@link #routeQuietly(String)}, for an event just admitted (what was stored, in hand). */
     public void routeQuietly(StoredEvent event) {
-        quietly(event.id(), () -> transactions.executeWithoutResult(status -> {
+        quietly(event.id(), () -> routeOrShed(event));
+    }
+
+    /** Routes the event, or sheds it if it waited too long; in the caller's transaction, if any. */
+    private void routeOrShed(StoredEvent event) {
+        transactions.executeWithoutResult(status -> {
             Duration waited = Duration.between(event.receivedAt(), clock.instant());
             if (waited.compareTo(shedAfter) > 0) {
                 if (claimed(event.id(), "shed")) {
@@ -110,7 +138,7 @@ public class TriggerRouter {
             } else if (claimed(event.id(), "routed")) {
                 routeClaimed(event);
             }
-        }));
+        });
     }
 
     /**

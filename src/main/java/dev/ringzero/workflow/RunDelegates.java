@@ -8,7 +8,6 @@ import dev.ringzero.agents.runs.RunRequest;
 import dev.ringzero.agents.runs.RunStatus;
 import dev.ringzero.gateway.Dispatcher;
 import org.camunda.bpm.engine.RuntimeService;
-import org.camunda.bpm.engine.impl.MessageCorrelationBuilderImpl;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
 import org.camunda.bpm.engine.variable.Variables;
@@ -92,39 +91,6 @@ class RunDelegates {
         return execution -> runs.finish(execution.getProcessBusinessKey()).ifPresent(next -> runtime
                 .createMessageCorrelation(ProcessIds.MESSAGE_AGENT_TURN).processInstanceBusinessKey(next)
                 .correlateAll());
-    }
-
-    /**
-     * Wakes the run waiting for a device's answer, handing it the answer just recorded. Only the
-     * wait for this very invocation is woken (its message is named after it): an answer that
-     * comes in the grace second after its deadline, while the deadline's step moves the run on to
-     * the next action, finds no wait with its name and wakes nothing.
-     */
-    @Bean
-    Dispatcher.AnswerListener runAnswerCorrelation(RuntimeService runtime) {
-        return (invocationId, runId, outcome) -> {
-            if (runId == null) {
-                return;
-            }
-            // executionsOnly (public on the builder, not yet on its interface): a run's answer never
-            // starts an instance, so the engine need not look for start events of that name
-            ((MessageCorrelationBuilderImpl) runtime.createMessageCorrelation(linkResult(invocationId)))
-                    .executionsOnly()
-                    .setVariables(answer(AgentRuns.Answer.of(outcome))).correlateAll();
-        };
-    }
-
-    /** The answer as transient values (the engine would need a serializer for an object). */
-    private static org.camunda.bpm.engine.variable.VariableMap answer(AgentRuns.Answer answer) {
-        return Variables.createVariables()
-                .putValueTyped(RunVariables.ANSWER_STATUS, Variables.stringValue(answer.status(), true))
-                .putValueTyped(RunVariables.ANSWER_CODE, Variables.stringValue(answer.errorCode(), true))
-                .putValueTyped(RunVariables.ANSWER_RESULT, Variables.stringValue(answer.result(), true));
-    }
-
-    /** The message a run's wait for {@code invocationId} listens for (see Message_LinkResult). */
-    static String linkResult(String invocationId) {
-        return ProcessIds.MESSAGE_LINK_RESULT + ":" + invocationId;
     }
 
     /**

@@ -240,4 +240,26 @@ class SpineTest extends OwnerWithDeskBotTest {
                 Agents.run(alice, runId).path("status").asText()));
         assertThat(Agents.run(alice, runId).at("/actions/0/outcome").asText()).isEqualTo("unknown");
     }
+
+    @Test
+    void eventsThatQueuedUpTogetherAreRoutedInOneBatchAndEachGetsItsRun() {
+        String agentId = createAgent(Definitions.showTextWhenShaken(bot.gadgetId(), "{\"runsPerHour\":100}", "parallel"));
+        java.util.List<Runnable> lane = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++) { // parallel: at most 4 at once
+            EventAdmission.Admitted admitted = (EventAdmission.Admitted) admission.admit(new IncomingEvent(
+                    bot.gadgetId(), alice.accountId(), "queued-" + i + "-" + System.nanoTime(), "shaken",
+                    new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode().put("strength", "hard")
+                            .put("seq", i), "mqtt"));
+            router.routeSoon(admitted.event(), lane::add); // queued: the lane's worker is busy
+        }
+
+        lane.get(0).run(); // the first worker's turn takes all four
+        assertThat(runs(agentId)).as("one batch routed them all").hasSize(4);
+        lane.subList(1, lane.size()).forEach(Runnable::run); // the others find nothing left to route
+
+        assertThat(decisions(agentId)).hasSize(4).containsOnly("matched");
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> runs(agentId).stream()
+                .filter(run -> run.path("status").asText().equals("succeeded")).count() == 4);
+        assertThat(bot.invocations()).hasSize(4);
+    }
 }

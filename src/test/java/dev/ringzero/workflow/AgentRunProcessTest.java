@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.assertThat;
 import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.execute;
 import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.job;
+import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.processEngine;
 import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.runtimeService;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.mock;
@@ -74,7 +75,8 @@ class AgentRunProcessTest {
 
     private Outcome answer(String invocationId) {
         Outcome outcome = new Outcome.Completed(invocationId, null);
-        new RunDelegates().runAnswerCorrelation(runtimeService()).answered(invocationId, RUN, outcome);
+        new RunAnswerWakeups(runtimeService(), new EngineBatch((org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl)
+                processEngine().getProcessEngineConfiguration()), 8).answered(invocationId, RUN, outcome);
         return outcome;
     }
 
