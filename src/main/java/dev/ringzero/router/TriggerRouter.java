@@ -29,6 +29,8 @@ public class TriggerRouter {
     private static final Logger log = LoggerFactory.getLogger(TriggerRouter.class);
     /** Younger unrouted events are probably being routed right now by the thread that admitted them. */
     private static final Duration RECOVERY_GRACE = Duration.ofSeconds(2);
+    /** Shedding is logged once per interval (with a count), not once per event. */
+    private static final Duration SHED_REPORT_EVERY = Duration.ofSeconds(10);
 
     /** An admitted event as routing reads it. */
     public record StoredEvent(String id, String gadgetId, String ownerId, String deviceEventId, String name,
@@ -58,6 +60,9 @@ public class TriggerRouter {
     private final Duration shedAfter;
     /** Events admitted on this node and queued for routing (see {@link #routeSoon}). */
     private final java.util.Set<String> inFlight = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.atomic.AtomicLong lastShedReport =
+            new java.util.concurrent.atomic.AtomicLong(System.nanoTime() - SHED_REPORT_EVERY.toNanos());
+    private final java.util.concurrent.atomic.AtomicLong shedUnreported = new java.util.concurrent.atomic.AtomicLong();
     /** Events waiting for a routing worker; a worker takes up to {@code batchSize} at once. */
     private final java.util.Queue<StoredEvent> pending = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final EngineBatch batch;
@@ -154,8 +159,16 @@ public class TriggerRouter {
             listened |= matcher.shed(event, waited);
         }
         meters.counter("ringzero.events.shed").increment();
-        log.warn("event {} from {} waited {} ms for routing and was shed (overloaded){}", event.id(),
-                event.gadgetId(), waited.toMillis(), listened ? "" : "; nothing listened for it");
+        // one line per interval, not one per event: an overloaded node sheds hundreds a second
+        long now = System.nanoTime();
+        long last = lastShedReport.get();
+        if (now - last >= SHED_REPORT_EVERY.toNanos() && lastShedReport.compareAndSet(last, now)) {
+            log.warn("event {} from {} waited {} ms for routing and was shed (overloaded){}; {} more shed since the "
+                    + "last report (ringzero_events_shed_total counts them all)", event.id(), event.gadgetId(),
+                    waited.toMillis(), listened ? "" : "; nothing listened for it", shedUnreported.getAndSet(0));
+        } else {
+            shedUnreported.incrementAndGet();
+        }
     }
 
     private static void quietly(String eventId, Runnable routing) {
