@@ -13,8 +13,11 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 /**
  * Rows a transaction has already read, kept until it ends. One event's run reads its run, its
  * actions, its agent and its gadget at every step (admit, prepare, dispatch, settle, finish), all
- * in one transaction that nothing else can change under it but itself; a store reads each row
- * once, and when it writes it either changes what it read in the same way or forgets it. Outside a transaction every read goes to the database.
+ * in one transaction; a store reads each row once, and when it writes it either changes what it
+ * read in the same way or forgets it. A run's own rows change only under it; its agent and gadget
+ * may change meanwhile (a disable, an unpairing), as they may between any read and the send that
+ * follows it: admission re-reads the agent under its lock, and a batch forgets every row between
+ * its items ({@link #forgetAll}), so the window is one run's step, never a whole batch. Outside a transaction every read goes to the database.
  * The cache belongs to the transaction's connection, so a transaction started inside another
  * (REQUIRES_NEW) never sees the outer one's rows.
  */
@@ -23,7 +26,7 @@ public class TransactionReads {
 
     private final DataSource dataSource;
 
-    TransactionReads(DataSource dataSource) {
+    public TransactionReads(DataSource dataSource) {
         this.dataSource = dataSource;
     }
 
@@ -67,6 +70,18 @@ public class TransactionReads {
         Map<String, Object> reads = reads(false);
         if (reads != null) {
             reads.remove(key);
+        }
+    }
+
+    /**
+     * Forgets every row this transaction read: the next item of a batch (several events or
+     * answers in one transaction) reads the agents and gadgets it judges as they are now, not as
+     * the batch's first item saw them.
+     */
+    public void forgetAll() {
+        Map<String, Object> reads = reads(false);
+        if (reads != null) {
+            reads.clear();
         }
     }
 

@@ -107,7 +107,7 @@ public class AgentStore {
     /** Enabled agents whose current revision has a gadget.event trigger for this gadget and event. */
     public List<String> agentsListening(String gadgetId, String event) {
         return jdbc.sql("select distinct t.agent_id from rz_agent_trigger t join rz_agent a on a.id = t.agent_id "
-                        + "where t.gadget_id = ? and t.event = ? and not a.deleted")
+                        + "where t.gadget_id = ? and t.event = ? and not a.deleted order by t.agent_id")
                 .params(gadgetId, event).query(String.class).list();
     }
 

@@ -15,6 +15,8 @@ import dev.ringzero.kernel.Turn;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Ring 0's speaker floor: the kernel's {@link SpeakerArbiter} (one sound at a time per gadget,
@@ -25,6 +27,14 @@ import org.springframework.stereotype.Component;
  *
  * <p>The floor is in memory, per node: the gadgets whose work runs here. After a restart waiting
  * requests are gone (their runs time out or are re-requested and judged stale).
+ *
+ * <p>The floor follows the transaction of the step that uses it: a release or an end of playback
+ * takes effect when that step commits, and a claim or a hold made by a step that rolls back is
+ * given back. Under load a batch of steps that fails is rolled back and done again step by step;
+ * without this, its first attempt would have freed speakers (and woken waiting runs) for sounds
+ * that were never recorded as over, or kept a claim for a run that never started. Turns are told
+ * to the {@link TurnListener} on a thread of their own, in order: waking a run is a transaction of
+ * its own, never part of (or after the end of) the step that freed the speaker.
  */
 @Component
 public class SpeakerFloor {
@@ -42,6 +52,13 @@ public class SpeakerFloor {
     /** Looked up when turns happen: the listeners themselves depend on the floor. */
     private final ObjectProvider<TurnListener> listeners;
     private final Map<String, Hold> holds = new ConcurrentHashMap<>();
+    /** One thread, so a gadget's turns are told in the order they happened. */
+    private final java.util.concurrent.ExecutorService turnsLane = java.util.concurrent.Executors
+            .newSingleThreadExecutor(runnable -> {
+                Thread thread = new Thread(runnable, "speaker-turns");
+                thread.setDaemon(true);
+                return thread;
+            });
 
     private record Hold(String gadgetId, String ticket, Instant since) {
     }
@@ -54,26 +71,75 @@ public class SpeakerFloor {
         this.listeners = listeners;
     }
 
+    /** Asks for the floor now; if the asking step rolls back, the claim is given back. */
     public Claim request(String gadgetId, String ticket, Priority priority, Instant requestedAt) {
-        return arbiter.request(gadgetId, ticket, priority, requestedAt, clock.instant());
+        Claim claim = arbiter.request(gadgetId, ticket, priority, requestedAt, clock.instant());
+        if (!(claim instanceof Claim.DroppedStale)) {
+            onRollback(() -> releaseNow(gadgetId, ticket));
+        }
+        return claim;
     }
 
-    /** The granted ticket's sound was sent as this invocation: its end releases the floor. */
+    /**
+     * The granted ticket's sound was sent as this invocation: its end releases the floor. Held at
+     * once (the device may report the end of playback as soon as the step commits), let go if the
+     * step rolls back.
+     */
     public void playing(String invocationId, String gadgetId, String ticket) {
         holds.put(invocationId, new Hold(gadgetId, ticket, clock.instant()));
+        onRollback(() -> holds.remove(invocationId));
     }
 
     /** Releases a ticket that got the floor but sent nothing (refused, fenced). */
     public void release(String gadgetId, String ticket) {
-        announce(gadgetId, arbiter.release(gadgetId, ticket, clock.instant()));
+        onCommit(() -> releaseNow(gadgetId, ticket));
     }
 
     /** The invocation is over for the speaker (played to the end, failed, or unknown). */
     public void ended(String invocationId) {
-        Hold hold = holds.remove(invocationId);
-        if (hold != null) {
-            release(hold.gadgetId(), hold.ticket());
+        onCommit(() -> {
+            Hold hold = holds.remove(invocationId);
+            if (hold != null) {
+                releaseNow(hold.gadgetId(), hold.ticket());
+            }
+        });
+    }
+
+    private void releaseNow(String gadgetId, String ticket) {
+        announce(gadgetId, arbiter.release(gadgetId, ticket, clock.instant()));
+    }
+
+    /** When the caller's transaction rolls back (nothing outside a transaction). */
+    private static void onRollback(Runnable undo) {
+        if (inTransaction()) {
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCompletion(int status) {
+                    if (status != STATUS_COMMITTED) {
+                        undo.run();
+                    }
+                }
+            });
         }
+    }
+
+    /** Now, or when the caller's transaction commits (never, if it rolls back). */
+    private static void onCommit(Runnable effect) {
+        if (!inTransaction()) {
+            effect.run();
+            return;
+        }
+        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+            @Override
+            public void afterCommit() {
+                effect.run();
+            }
+        });
+    }
+
+    private static boolean inTransaction() {
+        return TransactionSynchronizationManager.isSynchronizationActive()
+                && TransactionSynchronizationManager.isActualTransactionActive();
     }
 
     public void interactionStarted(String gadgetId) {
@@ -97,7 +163,7 @@ public class SpeakerFloor {
         Instant limit = clock.instant().minus(MAX_HOLD);
         holds.entrySet().removeIf(entry -> {
             if (entry.getValue().since().isBefore(limit)) {
-                release(entry.getValue().gadgetId(), entry.getValue().ticket());
+                releaseNow(entry.getValue().gadgetId(), entry.getValue().ticket());
                 return true;
             }
             return false;
@@ -106,7 +172,20 @@ public class SpeakerFloor {
 
     private void announce(String gadgetId, List<Turn> turns) {
         if (!turns.isEmpty()) {
-            listeners.orderedStream().forEach(listener -> listener.onTurns(gadgetId, turns));
+            turnsLane.execute(() -> listeners.orderedStream().forEach(listener -> {
+                try {
+                    listener.onTurns(gadgetId, turns);
+                } catch (RuntimeException e) {
+                    // a turn nobody takes is handed back by the listener's own retries; never stop the lane
+                    org.slf4j.LoggerFactory.getLogger(SpeakerFloor.class)
+                            .warn("speaker turns of {} not handled: {}", gadgetId, e.toString());
+                }
+            }));
         }
+    }
+
+    @jakarta.annotation.PreDestroy
+    void stop() {
+        turnsLane.shutdown();
     }
 }

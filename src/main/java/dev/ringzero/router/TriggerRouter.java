@@ -111,8 +111,10 @@ public class TriggerRouter {
         while (events.size() < batchSize && (next = pending.poll()) != null) {
             events.add(next);
         }
-        // one order for every batch: agents are locked in the order of their gadgets' events,
-        // so two batches never wait for each other's agents in a circle
+        // one order for every batch: agents are locked in the order of their gadgets' events, so
+        // two batches rarely wait for each other's agents in a circle (only agents listening to
+        // several gadgets can); when they do, the database ends one, and its batch is done again
+        // event by event
         events.sort(java.util.Comparator.comparing(StoredEvent::gadgetId).thenComparing(StoredEvent::receivedAt));
         try {
             batch.run(events, this::routeOrShed, (event, e) -> log.warn(

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
+import dev.ringzero.TransactionReads;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 import org.springframework.stereotype.Component;
 
@@ -21,9 +22,11 @@ import org.springframework.stereotype.Component;
 public class EngineBatch {
 
     private final ProcessEngineConfigurationImpl engine;
+    private final TransactionReads reads;
 
-    EngineBatch(ProcessEngineConfigurationImpl engine) {
+    EngineBatch(ProcessEngineConfigurationImpl engine, TransactionReads reads) {
         this.engine = engine;
+        this.reads = reads;
     }
 
     /**
@@ -53,7 +56,10 @@ public class EngineBatch {
 
     private <T> void inOneCommand(List<T> items, Consumer<T> work) {
         engine.getCommandExecutorTxRequired().execute(commandContext -> {
-            items.forEach(work);
+            for (T item : items) {
+                reads.forgetAll(); // each item judges its agents and gadgets as they are now
+                work.accept(item);
+            }
             return null;
         });
     }

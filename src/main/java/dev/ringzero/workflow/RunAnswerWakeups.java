@@ -81,6 +81,7 @@ public class RunAnswerWakeups implements Dispatcher.AnswerListener {
     /** The answer as transient values (the engine would need a serializer for an object). */
     private static VariableMap variables(AgentRuns.Answer answer) {
         return Variables.createVariables()
+                .putValueTyped(RunVariables.ANSWER_INVOCATION, Variables.stringValue(answer.invocationId(), true))
                 .putValueTyped(RunVariables.ANSWER_STATUS, Variables.stringValue(answer.status(), true))
                 .putValueTyped(RunVariables.ANSWER_CODE, Variables.stringValue(answer.errorCode(), true))
                 .putValueTyped(RunVariables.ANSWER_RESULT, Variables.stringValue(answer.result(), true));

@@ -74,7 +74,8 @@ class RunDelegates {
         return execution -> {
             String runId = execution.getProcessBusinessKey();
             String status = (String) execution.getVariable(RunVariables.ANSWER_STATUS);
-            runs.settle(runId, status == null ? null : new AgentRuns.Answer(status,
+            runs.settle(runId, status == null ? null : new AgentRuns.Answer(
+                    (String) execution.getVariable(RunVariables.ANSWER_INVOCATION), status,
                     (String) execution.getVariable(RunVariables.ANSWER_CODE),
                     (String) execution.getVariable(RunVariables.ANSWER_RESULT)));
             next(execution, runs.next(runId));

@@ -24,6 +24,7 @@ final class RunVariables {
     /** The invocation just sent: names the message its wait listens for (Message_LinkResult). */
     static final String INVOCATION = "invocation";
     /** The device's answer, handed over by the correlation that wakes the wait (AgentRuns.Answer). */
+    static final String ANSWER_INVOCATION = "answerInvocation";
     static final String ANSWER_STATUS = "answerStatus";
     static final String ANSWER_CODE = "answerCode";
     static final String ANSWER_RESULT = "answerResult";

@@ -29,7 +29,9 @@ class EngineBatchTest {
         repositoryService().createDeployment().addModelInstance("wait.bpmn", Bpmn.createExecutableProcess("wait")
                 .camundaHistoryTimeToLive(1).startEvent().receiveTask("Wait").message("go").endEvent().done())
                 .deploy();
-        batch = new EngineBatch((ProcessEngineConfigurationImpl) processEngine().getProcessEngineConfiguration());
+        // outside Spring there is no transaction to keep reads for: the reads are a no-op here
+        batch = new EngineBatch((ProcessEngineConfigurationImpl) processEngine().getProcessEngineConfiguration(),
+                new dev.ringzero.TransactionReads(null));
     }
 
     @Test

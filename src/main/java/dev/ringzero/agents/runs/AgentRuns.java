@@ -285,14 +285,15 @@ public class AgentRuns {
         runs.actionEnded(runId, index, "allow", "dropped_stale", null, null, clock.instant());
     }
 
-    /** An invocation's outcome as a run records it: status, error code, result payload. */
-    public record Answer(String status, String errorCode, String result) {
+    /** An invocation's outcome as a run records it: status, error code, result payload (JSON or null). */
+    public record Answer(String invocationId, String status, String errorCode, String result) {
 
         public static Answer of(Outcome outcome) {
             String code = outcome instanceof Outcome.Failed failed ? failed.errorCode() : null;
-            String result = outcome instanceof Outcome.Completed completed ? String.valueOf(completed.payload())
-                    : outcome instanceof Outcome.Accepted accepted ? String.valueOf(accepted.payload()) : null;
-            return new Answer(outcome.status(), code, result);
+            com.fasterxml.jackson.databind.JsonNode payload = outcome instanceof Outcome.Completed completed
+                    ? completed.payload() : outcome instanceof Outcome.Accepted accepted ? accepted.payload() : null;
+            String result = payload == null || payload.isMissingNode() || payload.isNull() ? null : payload.toString();
+            return new Answer(outcome.invocationId(), outcome.status(), code, result);
         }
     }
 
@@ -308,7 +309,8 @@ public class AgentRuns {
         }
         int index = waitingFor.get().index();
         String invocationId = waitingFor.get().invocationId();
-        Answer outcome = answer != null ? answer
+        // the answer handed over counts only for the invocation this wait is for
+        Answer outcome = answer != null && invocationId.equals(answer.invocationId()) ? answer
                 : Answer.of(dispatcher.expire(invocationId).orElseGet(() -> dispatcher.stored(invocationId)));
         RunStore.Run run = runs.find(runId).orElseThrow();
         gates.autoExecuted(run.ownerId(), run.agentId(), runId, waitingFor.get().command(), null,
@@ -338,10 +340,6 @@ public class AgentRuns {
                 : good == 0 ? RunStatus.FAILED : RunStatus.PARTIALLY_FAILED;
         runs.end(runId, status.wire(), null, clock.instant());
         RunStore.Run run = runs.find(runId).orElseThrow();
-        if (agents.spec(run.agentId(), run.revision()).concurrency() != AgentSpec.Concurrency.QUEUED) {
-            // only a queued agent's runs wait for a turn (a revision fences the queued runs of the one before)
-            return Optional.empty();
-        }
         return runs.active(run.agentId()).stream().filter(next -> RunStatus.QUEUED.wire().equals(next.status()))
                 .map(RunStore.Run::id).findFirst();
     }
