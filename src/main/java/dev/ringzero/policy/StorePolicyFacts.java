@@ -12,7 +12,11 @@ import dev.ringzero.kernel.PolicyFacts;
 import dev.ringzero.kernel.QuietHours;
 import org.springframework.stereotype.Component;
 
-/** The kernel's facts, read from the authoritative tables at decision time (no cache). */
+/**
+ * The kernel's facts, read from the authoritative tables at decision time: never cached across
+ * transactions, and within one read once per row (a step's admission and dispatch ask about the
+ * same agent and gadget; see {@link dev.ringzero.TransactionReads}).
+ */
 @Component
 class StorePolicyFacts implements PolicyFacts {
 
