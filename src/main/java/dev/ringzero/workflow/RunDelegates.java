@@ -6,7 +6,6 @@ import dev.ringzero.accounts.CamundaIdentity;
 import dev.ringzero.agents.runs.AgentRuns;
 import dev.ringzero.agents.runs.RunRequest;
 import dev.ringzero.agents.runs.RunStatus;
-import dev.ringzero.gateway.Dispatcher;
 import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.delegate.JavaDelegate;

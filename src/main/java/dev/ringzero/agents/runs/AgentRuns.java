@@ -23,7 +23,6 @@ import dev.ringzero.kernel.Budget;
 import dev.ringzero.kernel.Claim;
 import dev.ringzero.kernel.CommandKind;
 import dev.ringzero.policy.SpeakerFloor;
-import dev.ringzero.kernel.DenyReason;
 import dev.ringzero.kernel.PolicyKernel;
 import dev.ringzero.kernel.Priority;
 import dev.ringzero.kernel.Subject;
