@@ -46,19 +46,23 @@ public class SpeakerFloor {
 
     /** A sound held longer than this without news is released, so a lost event cannot block a speaker. */
     static final Duration MAX_HOLD = Duration.ofMinutes(2);
+    private static final int TURN_LANES = 4;
 
     private final SpeakerArbiter arbiter;
     private final Clock clock;
     /** Looked up when turns happen: the listeners themselves depend on the floor. */
     private final ObjectProvider<TurnListener> listeners;
     private final Map<String, Hold> holds = new ConcurrentHashMap<>();
-    /** One thread, so a gadget's turns are told in the order they happened. */
-    private final java.util.concurrent.ExecutorService turnsLane = java.util.concurrent.Executors
-            .newSingleThreadExecutor(runnable -> {
-                Thread thread = new Thread(runnable, "speaker-turns");
+    /**
+     * Lanes for telling turns: a gadget always on the same single thread, so its turns are told in
+     * the order they happened; several lanes, so one gadget's slow wake-up holds up no other.
+     */
+    private final java.util.List<java.util.concurrent.ExecutorService> turnLanes = java.util.stream.IntStream
+            .range(0, TURN_LANES).mapToObj(lane -> java.util.concurrent.Executors.newSingleThreadExecutor(runnable -> {
+                Thread thread = new Thread(runnable, "speaker-turns-" + lane);
                 thread.setDaemon(true);
                 return thread;
-            });
+            })).toList();
 
     private record Hold(String gadgetId, String ticket, Instant since) {
     }
@@ -71,10 +75,15 @@ public class SpeakerFloor {
         this.listeners = listeners;
     }
 
-    /** Asks for the floor now; if the asking step rolls back, the claim is given back. */
+    /**
+     * Asks for the floor now; if the asking step rolls back, a claim it made is given back (one the
+     * ticket already had, e.g. the grant that woke its run, stays).
+     */
     public Claim request(String gadgetId, String ticket, Priority priority, Instant requestedAt) {
+        boolean hadClaim = arbiter.holder(gadgetId).filter(ticket::equals).isPresent()
+                || arbiter.waiting(gadgetId).contains(ticket);
         Claim claim = arbiter.request(gadgetId, ticket, priority, requestedAt, clock.instant());
-        if (!(claim instanceof Claim.DroppedStale)) {
+        if (!hadClaim && !(claim instanceof Claim.DroppedStale)) {
             onRollback(() -> releaseNow(gadgetId, ticket));
         }
         return claim;
@@ -109,18 +118,32 @@ public class SpeakerFloor {
         announce(gadgetId, arbiter.release(gadgetId, ticket, clock.instant()));
     }
 
-    /** When the caller's transaction rolls back (nothing outside a transaction). */
-    private static void onRollback(Runnable undo) {
-        if (inTransaction()) {
+    /**
+     * When the caller's transaction rolls back (nothing outside a transaction), last first: a
+     * queued claim is withdrawn before the grant ahead of it is released, so the floor never
+     * passes to a ticket of the same rolled-back step.
+     */
+    private void onRollback(Runnable undo) {
+        if (!inTransaction()) {
+            return;
+        }
+        @SuppressWarnings("unchecked")
+        java.util.Deque<Runnable> undos = (java.util.Deque<Runnable>) TransactionSynchronizationManager.getResource(this);
+        if (undos == null) {
+            java.util.Deque<Runnable> fresh = new java.util.ArrayDeque<>();
+            TransactionSynchronizationManager.bindResource(this, fresh);
             TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
                 @Override
                 public void afterCompletion(int status) {
+                    TransactionSynchronizationManager.unbindResourceIfPossible(SpeakerFloor.this);
                     if (status != STATUS_COMMITTED) {
-                        undo.run();
+                        fresh.forEach(Runnable::run); // pushed last first
                     }
                 }
             });
+            undos = fresh;
         }
+        undos.push(undo);
     }
 
     /** Now, or when the caller's transaction commits (never, if it rolls back). */
@@ -171,21 +194,27 @@ public class SpeakerFloor {
     }
 
     private void announce(String gadgetId, List<Turn> turns) {
-        if (!turns.isEmpty()) {
-            turnsLane.execute(() -> listeners.orderedStream().forEach(listener -> {
-                try {
-                    listener.onTurns(gadgetId, turns);
-                } catch (RuntimeException e) {
-                    // a turn nobody takes is handed back by the listener's own retries; never stop the lane
-                    org.slf4j.LoggerFactory.getLogger(SpeakerFloor.class)
-                            .warn("speaker turns of {} not handled: {}", gadgetId, e.toString());
-                }
-            }));
+        if (turns.isEmpty()) {
+            return;
+        }
+        try {
+            turnLanes.get(Math.floorMod(gadgetId.hashCode(), TURN_LANES)).execute(() -> listeners.orderedStream()
+                    .forEach(listener -> {
+                        try {
+                            listener.onTurns(gadgetId, turns);
+                        } catch (RuntimeException e) {
+                            // the listener hands back each turn it cannot act on; never stop the lane
+                            org.slf4j.LoggerFactory.getLogger(SpeakerFloor.class)
+                                    .warn("speaker turns of {} not handled: {}", gadgetId, e.toString());
+                        }
+                    }));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // shutting down: nobody is left to wake
         }
     }
 
     @jakarta.annotation.PreDestroy
     void stop() {
-        turnsLane.shutdown();
+        turnLanes.forEach(java.util.concurrent.ExecutorService::shutdown);
     }
 }

@@ -109,16 +109,22 @@ class RunDelegates {
                     continue;
                 }
                 boolean granted = turn instanceof dev.ringzero.kernel.Turn.Granted;
-                if (turn instanceof dev.ringzero.kernel.Turn.DroppedStale) {
-                    runs.dropStale(ticket[1], Integer.parseInt(ticket[2]));
-                } else if (!granted) {
-                    continue;
-                }
-                wake(runtime, scheduler, clock, ticket[1], 0, () -> {
+                Runnable giveBack = () -> {
                     if (granted) {
                         floor.release(gadgetId, ticketOf(turn));
                     }
-                });
+                };
+                try {
+                    if (turn instanceof dev.ringzero.kernel.Turn.DroppedStale) {
+                        runs.dropStale(ticket[1], Integer.parseInt(ticket[2]));
+                    } else if (!granted) {
+                        continue;
+                    }
+                    wake(runtime, scheduler, clock, ticket[1], 0, giveBack);
+                } catch (RuntimeException e) {
+                    // whatever went wrong, a granted turn nobody took never holds the speaker
+                    giveBack.run();
+                }
             }
         };
     }
@@ -137,8 +143,8 @@ class RunDelegates {
         try {
             woken = !runtime.createMessageCorrelation(ProcessIds.MESSAGE_SPEAKER_TURN)
                     .processInstanceBusinessKey(runId).correlateAllWithResult().isEmpty();
-        } catch (org.camunda.bpm.engine.OptimisticLockingException e) {
-            woken = false;
+        } catch (RuntimeException e) {
+            woken = false; // e.g. the run moved on meanwhile (optimistic locking): try again, then hand back
         }
         if (woken) {
             return;

@@ -57,6 +57,28 @@ class SpeakerFloorTransactionsTest extends PlatformTest {
         assertThat(floor.holder(gadget)).isEmpty();
     }
 
+    @Test
+    void aRolledBackStepGivesBackBothItsGrantAndItsQueuedClaim() {
+        rolledBack(() -> {
+            assertThat(floor.request(gadget, "a", Priority.PROACTIVE, Instant.now())).isInstanceOf(Claim.Granted.class);
+            assertThat(floor.request(gadget, "b", Priority.PROACTIVE, Instant.now())).isInstanceOf(Claim.Queued.class);
+        });
+
+        assertThat(floor.holder(gadget)).isEmpty();
+        assertThat(floor.waiting(gadget)).isEmpty();
+    }
+
+    @Test
+    void aRolledBackStepKeepsTheGrantItsTicketHadBefore() {
+        assertThat(floor.request(gadget, "woken", Priority.EXPLICIT, Instant.now())).isInstanceOf(Claim.Granted.class);
+
+        // the woken run's step asks again (it is granted: its turn came) and then fails
+        rolledBack(() -> assertThat(floor.request(gadget, "woken", Priority.EXPLICIT, Instant.now()))
+                .isInstanceOf(Claim.Granted.class));
+
+        assertThat(floor.holder(gadget)).as("its retry still holds the turn it was woken for").contains("woken");
+    }
+
     private void rolledBack(Runnable step) {
         new TransactionTemplate(transactionManager).executeWithoutResult(status -> {
             step.run();

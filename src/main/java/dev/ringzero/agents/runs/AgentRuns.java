@@ -211,7 +211,11 @@ public class AgentRuns {
         RunStore.Action action = next.get();
         int index = action.index();
         if (!RunStatus.RUNNING.wire().equals(run.status())) {
-            // fenced or ended meanwhile: none of its remaining actions is sent
+            // fenced or ended meanwhile: none of its remaining actions is sent, and a sound woken
+            // by its speaker turn hands the speaker back
+            if (CommandKind.of(action.command()) == CommandKind.SOUND) {
+                floor.release(action.gadgetId(), speakerTicket(runId, index));
+            }
             for (RunStore.Action left : runs.actions(runId)) {
                 if (left.outcome() == null) {
                     runs.actionEnded(runId, left.index(), "deny", "denied", "run_" + run.status(), null,
@@ -339,7 +343,11 @@ public class AgentRuns {
                 : good == 0 ? RunStatus.FAILED : RunStatus.PARTIALLY_FAILED;
         runs.end(runId, status.wire(), null, clock.instant());
         RunStore.Run run = runs.find(runId).orElseThrow();
-        return runs.active(run.agentId()).stream().filter(next -> RunStatus.QUEUED.wire().equals(next.status()))
+        List<RunStore.Run> active = runs.active(run.agentId());
+        if (active.stream().anyMatch(other -> !RunStatus.QUEUED.wire().equals(other.status()))) {
+            return Optional.empty(); // another run still goes (admitted before a revision to queued): its finish hands on
+        }
+        return active.stream().filter(next -> RunStatus.QUEUED.wire().equals(next.status()))
                 .map(RunStore.Run::id).findFirst();
     }
 
