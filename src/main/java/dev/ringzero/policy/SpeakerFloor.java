@@ -55,7 +55,8 @@ public class SpeakerFloor {
     private final Map<String, Hold> holds = new ConcurrentHashMap<>();
     /**
      * Lanes for telling turns: a gadget always on the same single thread, so its turns are told in
-     * the order they happened; several lanes, so one gadget's slow wake-up holds up no other.
+     * the order they happened; several lanes, so one gadget's slow wake-up holds up only the gadgets
+     * that share its lane.
      */
     private final java.util.List<java.util.concurrent.ExecutorService> turnLanes = java.util.stream.IntStream
             .range(0, TURN_LANES).mapToObj(lane -> java.util.concurrent.Executors.newSingleThreadExecutor(runnable -> {
