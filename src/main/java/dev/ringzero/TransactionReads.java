@@ -17,9 +17,9 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * read in the same way or forgets it. A run's own rows change only under it; its agent and gadget
  * may change meanwhile (a disable, an unpairing), as they may between any read and the send that
  * follows it: admission re-reads the agent under its lock, and a batch forgets every row between
- * its items ({@link #forgetAll}), so the window is one run's step, never a whole batch. Outside a transaction every read goes to the database.
- * The cache belongs to the transaction's connection, so a transaction started inside another
- * (REQUIRES_NEW) never sees the outer one's rows.
+ * its items ({@link #forgetAll}), so the window is one run's step, never a whole batch. Outside a
+ * transaction every read goes to the database. The cache belongs to the transaction's connection,
+ * so a transaction started inside another (REQUIRES_NEW) never sees the outer one's rows.
  */
 @Component
 public class TransactionReads {

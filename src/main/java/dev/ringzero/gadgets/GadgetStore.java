@@ -36,8 +36,12 @@ public class GadgetStore {
 
     /** Read once per transaction: a run asks about its gadget at admission, at dispatch and after. */
     public Optional<Row> find(String id) {
-        return reads.get(key(id), () -> jdbc.sql("select " + COLUMNS + " from rz_gadget where id = ?").param(id)
-                .query(GadgetStore::map).optional());
+        return reads.get(key(id), () -> read(id));
+    }
+
+    private Optional<Row> read(String id) {
+        return jdbc.sql("select " + COLUMNS + " from rz_gadget where id = ?").param(id).query(GadgetStore::map)
+                .optional();
     }
 
     private static String key(String id) {
@@ -52,8 +56,7 @@ public class GadgetStore {
     /** Inserts a new pairing, or re-pairs an id whose earlier pairing ended; false if it is paired now. */
     boolean pair(String id, String ownerId, String name, String credentialHash, Instant at) {
         reads.forget(key(id));
-        Optional<Row> existing = find(id);
-        reads.forget(key(id));
+        Optional<Row> existing = read(id);
         if (existing.isPresent() && existing.get().paired()) {
             return false;
         }

@@ -10,8 +10,6 @@ import dev.ringzero.gateway.Dispatcher;
 import dev.ringzero.gateway.Outcome;
 import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.impl.MessageCorrelationBuilderImpl;
-import org.camunda.bpm.engine.variable.VariableMap;
-import org.camunda.bpm.engine.variable.Variables;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
@@ -69,21 +67,12 @@ public class RunAnswerWakeups implements Dispatcher.AnswerListener {
         // query find the run by its index instead of walking every waiting execution (over 1 ms
         // a correlation with a few thousand runs waiting).
         ((MessageCorrelationBuilderImpl) runtime.createMessageCorrelation(linkResult(wake.invocationId())))
-                .executionsOnly().processInstanceBusinessKey(wake.runId()).setVariables(variables(wake.answer()))
-                .correlateAll();
+                .executionsOnly().processInstanceBusinessKey(wake.runId())
+                .setVariables(RunVariables.answer(wake.answer())).correlateAll();
     }
 
     /** The message a run's wait for {@code invocationId} listens for (see Message_LinkResult). */
     static String linkResult(String invocationId) {
         return ProcessIds.MESSAGE_LINK_RESULT + ":" + invocationId;
-    }
-
-    /** The answer as transient values (the engine would need a serializer for an object). */
-    private static VariableMap variables(AgentRuns.Answer answer) {
-        return Variables.createVariables()
-                .putValueTyped(RunVariables.ANSWER_INVOCATION, Variables.stringValue(answer.invocationId(), true))
-                .putValueTyped(RunVariables.ANSWER_STATUS, Variables.stringValue(answer.status(), true))
-                .putValueTyped(RunVariables.ANSWER_CODE, Variables.stringValue(answer.errorCode(), true))
-                .putValueTyped(RunVariables.ANSWER_RESULT, Variables.stringValue(answer.result(), true));
     }
 }

@@ -72,11 +72,7 @@ class RunDelegates {
     JavaDelegate actionOutcome(AgentRuns runs) {
         return execution -> {
             String runId = execution.getProcessBusinessKey();
-            String status = (String) execution.getVariable(RunVariables.ANSWER_STATUS);
-            runs.settle(runId, status == null ? null : new AgentRuns.Answer(
-                    (String) execution.getVariable(RunVariables.ANSWER_INVOCATION), status,
-                    (String) execution.getVariable(RunVariables.ANSWER_CODE),
-                    (String) execution.getVariable(RunVariables.ANSWER_RESULT)));
+            runs.settle(runId, RunVariables.answer(execution));
             next(execution, runs.next(runId));
         };
     }

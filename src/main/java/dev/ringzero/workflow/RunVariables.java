@@ -1,9 +1,15 @@
 package dev.ringzero.workflow;
 
+import dev.ringzero.agents.runs.AgentRuns;
+import org.camunda.bpm.engine.delegate.VariableScope;
+import org.camunda.bpm.engine.variable.VariableMap;
+import org.camunda.bpm.engine.variable.Variables;
+import org.camunda.bpm.engine.variable.value.StringValue;
+
 /**
  * The steering variables of {@code agent-run}: transient, handed from one step to the next gateway
- * or timer within one transaction and never written to the engine's tables. What a run decided is recorded in
- * {@code rz_run} and {@code rz_run_action}; these only steer the model.
+ * or timer within one transaction and never written to the engine's tables. What a run decided is
+ * recorded in {@code rz_run} and {@code rz_run_action}; these only steer the model.
  */
 final class RunVariables {
 
@@ -31,5 +37,26 @@ final class RunVariables {
     static final String RUN_DEADLINE = "runDeadline";
 
     private RunVariables() {
+    }
+
+    /** The answer as transient values (the engine would need a serializer for an object). */
+    static VariableMap answer(AgentRuns.Answer answer) {
+        return Variables.createVariables()
+                .putValueTyped(ANSWER_INVOCATION, transientString(answer.invocationId()))
+                .putValueTyped(ANSWER_STATUS, transientString(answer.status()))
+                .putValueTyped(ANSWER_CODE, transientString(answer.errorCode()))
+                .putValueTyped(ANSWER_RESULT, transientString(answer.result()));
+    }
+
+    /** The answer handed to this step, or null (the deadline woke it). */
+    static AgentRuns.Answer answer(VariableScope step) {
+        String status = (String) step.getVariable(ANSWER_STATUS);
+        return status == null ? null : new AgentRuns.Answer(
+                (String) step.getVariable(ANSWER_INVOCATION), status, (String) step.getVariable(ANSWER_CODE),
+                (String) step.getVariable(ANSWER_RESULT));
+    }
+
+    private static StringValue transientString(String value) {
+        return Variables.stringValue(value, true);
     }
 }

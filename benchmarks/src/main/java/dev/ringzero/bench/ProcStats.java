@@ -32,8 +32,7 @@ final class ProcStats {
                     String stat = Files.readString(proc.resolve("stat"));
                     String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
                     if (comm.equals(name)) {
-                        double cpu = new ProcStats(Long.parseLong(pidText), clockTicks).cpuSeconds();
-                        total += Double.isNaN(cpu) ? 0 : cpu;
+                        total += cpuSeconds(stat, clockTicks);
                     }
                 } catch (IOException | RuntimeException e) {
                     // gone meanwhile
@@ -52,14 +51,18 @@ final class ProcStats {
     /** utime + stime, in seconds. */
     double cpuSeconds() {
         try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            // the command name may contain spaces and parentheses: fields start after the last ')'
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
-            // after the name, field 3 (state) is f[0]; utime is field 14 → f[11], stime field 15 → f[12]
-            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / (double) clockTicks;
+            return cpuSeconds(Files.readString(Path.of("/proc", Long.toString(pid), "stat")), clockTicks);
         } catch (IOException | RuntimeException e) {
             return Double.NaN;
         }
+    }
+
+    /** utime + stime of one /proc/PID/stat text, in seconds. */
+    private static double cpuSeconds(String stat, long clockTicks) {
+        // the command name may contain spaces and parentheses: fields start after the last ')'
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
+        // after the name, field 3 (state) is f[0]; utime is field 14 → f[11], stime field 15 → f[12]
+        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / (double) clockTicks;
     }
 
     /** A field of /proc/pid/status in MiB ({@code VmHWM}: peak RSS, {@code VmRSS}: now). */

@@ -211,11 +211,8 @@ public class AgentRuns {
         RunStore.Action action = next.get();
         int index = action.index();
         if (!RunStatus.RUNNING.wire().equals(run.status())) {
-            // fenced or ended meanwhile: none of its remaining actions is sent, and a sound woken
-            // by its speaker turn hands the speaker back
-            if (CommandKind.of(action.command()) == CommandKind.SOUND) {
-                floor.release(action.gadgetId(), speakerTicket(runId, index));
-            }
+            // fenced or ended meanwhile: none of its remaining actions is sent
+            handBackSpeaker(runId, action);
             for (RunStore.Action left : runs.actions(runId)) {
                 if (left.outcome() == null) {
                     runs.actionEnded(runId, left.index(), "deny", "denied", "run_" + run.status(), null,
@@ -226,9 +223,7 @@ public class AgentRuns {
         }
         if (!clock.instant().isBefore(runDeadline(run))) {
             // woken (a speaker turn) after maxRunSeconds: nothing more leaves; next() says timed_out
-            if (CommandKind.of(action.command()) == CommandKind.SOUND) {
-                floor.release(action.gadgetId(), speakerTicket(runId, index));
-            }
+            handBackSpeaker(runId, action);
             return DispatchStep.settled();
         }
         Priority priority = run.proactive() ? Priority.PROACTIVE : Priority.EXPLICIT;
@@ -276,6 +271,13 @@ public class AgentRuns {
             runs.end(runId, RunStatus.FENCED.wire(), deny.reason().wire(), clock.instant());
         }
         return DispatchStep.settled();
+    }
+
+    /** A sound that will not be sent hands back the speaker turn that may have woken its run. */
+    private void handBackSpeaker(String runId, RunStore.Action action) {
+        if (CommandKind.of(action.command()) == CommandKind.SOUND) {
+            floor.release(action.gadgetId(), speakerTicket(runId, action.index()));
+        }
     }
 
     /** The speaker ticket of one action of one run. */
