@@ -26,12 +26,44 @@ public class GadgetStore {
     private static final String COLUMNS = "id, owner_id, name, credential_hash, paired, online, last_seen, "
             + "registration, registered_at, paired_at, quiet_from, quiet_to, quiet_zone";
 
+    /** A paired gadget as the link sees it: whose it is. */
+    public record Pairing(String gadgetId, String ownerId) {
+    }
+
+    private record CachedPairing(Pairing pairing, long until) {
+    }
+
     private final JdbcClient jdbc;
     private final TransactionReads reads;
+    /** How long the link trusts a pairing it read; see {@link #pairing}. */
+    private final long pairingTtlNanos;
+    private final java.util.Map<String, CachedPairing> pairings = new java.util.concurrent.ConcurrentHashMap<>();
 
-    GadgetStore(JdbcClient jdbc, TransactionReads reads) {
+    GadgetStore(JdbcClient jdbc, TransactionReads reads,
+            @org.springframework.beans.factory.annotation.Value("${ringzero.link.pairing-ttl:PT5S}")
+            java.time.Duration pairingTtl) {
         this.jdbc = jdbc;
         this.reads = reads;
+        this.pairingTtlNanos = pairingTtl.toNanos();
+    }
+
+    /**
+     * The gadget's pairing, for the link's check of every message it sends: read from the
+     * database at most once per {@code ringzero.link.pairing-ttl} (5 s) per gadget, not once per
+     * message. Pairing and unpairing on this node take effect at once; on another node of a
+     * cluster within the TTL (unpairing also takes the gadget's login off the broker). Only paired
+     * gadgets are remembered, so an unknown id costs a read each time and takes no memory.
+     */
+    public Optional<Pairing> pairing(String id) {
+        long now = System.nanoTime();
+        CachedPairing cached = pairings.get(id);
+        if (cached != null && now - cached.until() < 0) {
+            return Optional.of(cached.pairing());
+        }
+        Optional<Pairing> pairing = read(id).filter(Row::paired).map(row -> new Pairing(row.id(), row.ownerId()));
+        pairing.ifPresentOrElse(found -> pairings.put(id, new CachedPairing(found, now + pairingTtlNanos)),
+                () -> pairings.remove(id));
+        return pairing;
     }
 
     /** Read once per transaction: a run asks about its gadget at admission, at dispatch and after. */
@@ -56,6 +88,7 @@ public class GadgetStore {
     /** Inserts a new pairing, or re-pairs an id whose earlier pairing ended; false if it is paired now. */
     boolean pair(String id, String ownerId, String name, String credentialHash, Instant at) {
         reads.forget(key(id));
+        pairings.remove(id);
         Optional<Row> existing = read(id);
         if (existing.isPresent() && existing.get().paired()) {
             return false;
@@ -73,6 +106,7 @@ public class GadgetStore {
 
     boolean unpair(String id) {
         reads.forget(key(id));
+        pairings.remove(id);
         return jdbc.sql("update rz_gadget set paired = false, online = false where id = ? and paired")
                 .param(id).update() == 1;
     }

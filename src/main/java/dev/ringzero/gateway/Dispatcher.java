@@ -24,8 +24,10 @@ import dev.ringzero.kernel.ActionRequest;
 import dev.ringzero.kernel.DenyReason;
 import dev.ringzero.kernel.PolicyKernel;
 import dev.ringzero.kernel.Verdict;
+import dev.ringzero.workflow.EngineBatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionSynchronization;
@@ -55,7 +57,10 @@ public class Dispatcher {
     public record NotSent(Outcome outcome, Verdict verdict) implements Dispatch {
     }
 
-    /** Told of every answered invocation (e.g. to correlate a waiting run). */
+    /**
+     * Told of every answered invocation (e.g. to wake a waiting run), in the transaction that
+     * records the answer; if that transaction fails, once more after the answer is recorded alone.
+     */
     public interface AnswerListener {
         void answered(String invocationId, String runId, Outcome outcome);
     }
@@ -68,9 +73,24 @@ public class Dispatcher {
     private final Clock clock;
     private final List<AnswerListener> listeners;
     private final Map<String, CompletableFuture<Outcome>> waiting = new ConcurrentHashMap<>();
+    /** Device answers waiting for the answer lane; a worker takes up to {@code batchSize} at once. */
+    private final java.util.Queue<Arrived> arrived = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final EngineBatch batch;
+    private final int batchSize;
+
+    /** A {@code link.result} as it came from {@code gadgetId}. */
+    private record Arrived(String gadgetId, JsonNode envelope) {
+    }
+
+    /** An invocation this answer settled, and the run (if any) that sent it. */
+    private record Answered(String invocationId, String runId, Outcome outcome) {
+    }
 
     Dispatcher(PolicyKernel kernel, GadgetRegistry gadgets, LinkPublisher publisher, JdbcClient jdbc, ObjectMapper json,
-            Clock clock, List<AnswerListener> listeners) {
+            Clock clock, List<AnswerListener> listeners, EngineBatch batch,
+            @Value("${ringzero.link.result-batch:8}") int batchSize) {
+        this.batch = batch;
+        this.batchSize = Math.max(1, batchSize);
         this.kernel = kernel;
         this.gadgets = gadgets;
         this.publisher = publisher;
@@ -189,8 +209,56 @@ public class Dispatcher {
         return dispatch instanceof Sent sent ? await(sent) : ((NotSent) dispatch).outcome();
     }
 
-    /** A {@code link.result} from {@code gadgetId}; only that gadget's own invocations are answered. */
+    /**
+     * A {@code link.result} from {@code gadgetId}, on the answer lane; only that gadget's own
+     * invocations are answered. The worker records whatever answers have arrived by its turn (at
+     * most {@code ringzero.link.result-batch}) in one transaction, and the runs waiting for them go
+     * on in that same transaction: one commit for the answer and the step it wakes.
+     */
     void onResult(String gadgetId, JsonNode envelope) {
+        arrived.add(new Arrived(gadgetId, envelope));
+        List<Arrived> taken = new java.util.ArrayList<>(batchSize);
+        Arrived next;
+        while (taken.size() < batchSize && (next = arrived.poll()) != null) {
+            taken.add(next);
+        }
+        batch.run(taken, this::settle, this::settleAlone);
+    }
+
+    /** In the lane's transaction: records the answer and tells the listeners. */
+    private void settle(Arrived answer) {
+        record(answer).ifPresent(answered -> {
+            tell(answered);
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCommit() {
+                    complete(answered);
+                }
+            });
+        });
+    }
+
+    /**
+     * The answer's step failed even alone (say the run's deadline moved it on at the same moment):
+     * the answer is recorded by itself, so it is never lost, and the listeners are told again, each
+     * in its own transaction; a run that can no longer be woken settles from the record.
+     */
+    private void settleAlone(Arrived answer, RuntimeException cause) {
+        log.info("the step woken by answer {} from {} failed; the answer is recorded alone: {}",
+                answer.envelope().path("id").asText(""), answer.gadgetId(), cause.toString());
+        record(answer).ifPresent(answered -> {
+            complete(answered);
+            try {
+                tell(answered);
+            } catch (RuntimeException e) {
+                log.info("the run waiting for {} was not woken: {}", answered.invocationId(), e.toString());
+            }
+        });
+    }
+
+    /** Records the first answer to an invocation of this gadget; empty for a late or foreign one. */
+    private java.util.Optional<Answered> record(Arrived answer) {
+        JsonNode envelope = answer.envelope();
         String id = envelope.path("id").asText("");
         Outcome outcome = toOutcome(id, envelope);
         String errorCode = outcome instanceof Outcome.Failed failed ? failed.errorCode() : null;
@@ -198,33 +266,34 @@ public class Dispatcher {
         int updated = jdbc.sql("update rz_invocation set outcome = ?, error_code = ?, result = ?, answered_at = ? "
                         + "where id = ? and gadget_id = ? and outcome = 'sent'")
                 .params(outcome.status(), errorCode, payload.isMissingNode() ? null : payload.toString(),
-                        Timestamp.from(clock.instant()), id, gadgetId)
+                        Timestamp.from(clock.instant()), id, answer.gadgetId())
                 .update();
         if (updated == 0) {
-            log.debug("late or foreign link.result {} from {} ignored", id, gadgetId);
-            return;
+            log.debug("late or foreign link.result {} from {} ignored", id, answer.gadgetId());
+            return java.util.Optional.empty();
         }
-        CompletableFuture<Outcome> future = waiting.remove(id);
+        String runId = listeners.isEmpty() ? null : jdbc.sql("select run_id from rz_invocation where id = ?")
+                .param(id).query(String.class).optional().orElse(null);
+        return java.util.Optional.of(new Answered(id, runId, outcome));
+    }
+
+    private void tell(Answered answered) {
+        for (AnswerListener listener : listeners) {
+            listener.answered(answered.invocationId(), answered.runId(), answered.outcome());
+        }
+    }
+
+    /** Hands the outcome to a caller on this node that {@link #await awaits} it. */
+    private void complete(Answered answered) {
+        CompletableFuture<Outcome> future = waiting.remove(answered.invocationId());
         if (future != null) {
-            future.complete(outcome);
+            future.complete(answered.outcome());
         }
-        notifyListeners(id, outcome);
     }
 
     boolean knows(String gadgetId, String invocationId) {
         return jdbc.sql("select count(*) from rz_invocation where id = ? and gadget_id = ?")
                 .params(invocationId, gadgetId).query(Integer.class).single() > 0;
-    }
-
-    private void notifyListeners(String invocationId, Outcome outcome) {
-        if (listeners.isEmpty()) {
-            return;
-        }
-        String runId = jdbc.sql("select run_id from rz_invocation where id = ?").param(invocationId)
-                .query(String.class).optional().orElse(null);
-        for (AnswerListener listener : listeners) {
-            listener.answered(invocationId, runId, outcome);
-        }
     }
 
     /** The recorded outcome of an invocation (still 'sent' reads as unknown). */

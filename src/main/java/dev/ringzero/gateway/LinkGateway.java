@@ -11,7 +11,6 @@ import dev.ringzero.gadgets.GadgetStore;
 import dev.ringzero.policy.SpeakerFloor;
 import dev.ringzero.router.EventAdmission;
 import dev.ringzero.router.IncomingEvent;
-import dev.ringzero.router.TriggerRouter;
 import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
 
@@ -21,6 +20,9 @@ import org.springframework.stereotype.Component;
  * dispatcher. The gadget id comes from the topic, which the broker binds to the device's login;
  * an id written inside a payload is never trusted. Bad messages are refused and counted, and
  * never stop the gateway; a database outage is thrown back so the broker redelivers.
+ *
+ * <p>Every message is acknowledged to the broker once it is handled, except an event: that is
+ * acknowledged by admission, once it is stored with its runs (until then the broker keeps it).
  */
 @Component
 public class LinkGateway {
@@ -40,18 +42,16 @@ public class LinkGateway {
     private final Clock clock;
     private final Optional<DynsecBrokerAccess> dynsec;
     private final SpeakerFloor floor;
-    private final TriggerRouter router;
     private final java.util.concurrent.Executor workers;
     private final java.util.concurrent.Executor resultWorkers;
 
     LinkGateway(GadgetStore gadgets, EventAdmission admission, Dispatcher dispatcher, LinkPublisher publisher,
             LinkRejections rejections, ObjectMapper json, Clock clock, Optional<DynsecBrokerAccess> dynsec,
-            SpeakerFloor floor, TriggerRouter router,
+            SpeakerFloor floor,
             @org.springframework.beans.factory.annotation.Qualifier("linkWorkers") java.util.concurrent.Executor workers,
             @org.springframework.beans.factory.annotation.Qualifier("linkResultWorkers")
             java.util.concurrent.Executor resultWorkers) {
         this.floor = floor;
-        this.router = router;
         this.workers = workers;
         this.resultWorkers = resultWorkers;
         this.gadgets = gadgets;
@@ -64,45 +64,58 @@ public class LinkGateway {
         this.dynsec = dynsec;
     }
 
-    public void accept(String topic, byte[] payload) {
+    /**
+     * Handles one message; {@code acknowledge} tells the broker it need not deliver it again. A
+     * database outage is thrown, unacknowledged, so that the broker delivers the message again.
+     */
+    public void accept(String topic, byte[] payload, Runnable acknowledge) {
+        if (!handle(topic, payload, acknowledge)) {
+            acknowledge.run();
+        }
+    }
+
+    /** True if {@code acknowledge} was handed on (an event on its way to admission). */
+    private boolean handle(String topic, byte[] payload, Runnable acknowledge) {
         if (DynsecBrokerAccess.RESPONSE_TOPIC.equals(topic)) {
             dynsec.ifPresent(access -> access.onResponse(payload));
-            return;
+            return false;
         }
         Optional<Topics.Parsed> parsed = Topics.parse(topic);
         if (parsed.isEmpty()) {
-            return;
+            return false;
         }
         String gadgetId = parsed.get().gadgetId();
         String suffix = parsed.get().suffix();
         if (payload.length > LinkLimits.MAX_MESSAGE_BYTES) {
             rejections.reject(gadgetId, "oversized", payload.length + " bytes on " + suffix);
-            return;
+            return false;
         }
         if (Topics.STATUS.equals(suffix) && payload.length == 0) {
-            return; // a cleared retained status (our own, at unpairing)
+            return false; // a cleared retained status (our own, at unpairing)
         }
-        Optional<GadgetStore.Row> gadget = gadgets.find(gadgetId).filter(GadgetStore.Row::paired);
+        Optional<GadgetStore.Pairing> gadget = gadgets.pairing(gadgetId);
         if (gadget.isEmpty()) {
             rejections.reject(gadgetId, "unknown_gadget", "not paired; " + suffix + " ignored");
-            return;
+            return false;
         }
         JsonNode message;
         try {
             message = json.readTree(payload);
         } catch (IOException e) {
             rejections.reject(gadgetId, "malformed", "not JSON on " + suffix);
-            return;
+            return false;
         }
         if (message == null || !message.isObject()) {
             rejections.reject(gadgetId, "malformed", "not a JSON object on " + suffix);
-            return;
+            return false;
         }
         try {
             switch (suffix) {
                 case Topics.STATUS -> presence(gadgetId, message);
                 case Topics.REGISTER -> register(gadgetId, message);
-                case Topics.EVENTS -> event(gadget.get(), message);
+                case Topics.EVENTS -> {
+                    return event(gadget.get(), message, acknowledge);
+                }
                 case Topics.RESULTS -> result(gadgetId, message);
                 default -> rejections.reject(gadgetId, "unexpected_topic", suffix);
             }
@@ -111,6 +124,7 @@ public class LinkGateway {
         } catch (RuntimeException e) {
             rejections.reject(gadgetId, "invalid", suffix + ": " + e.getMessage());
         }
+        return false;
     }
 
     private void presence(String gadgetId, JsonNode message) {
@@ -138,33 +152,33 @@ public class LinkGateway {
         publisher.publish(gadgetId, Topics.REGISTER_REPLY, reply.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
-    private void event(GadgetStore.Row gadget, JsonNode message) {
+    /** True if the event went to admission, which acknowledges it once it is stored. */
+    private boolean event(GadgetStore.Pairing gadget, JsonNode message, Runnable acknowledge) {
         JsonNode params = message.path("params");
         String eventId = params.path("id").asText("");
         String name = params.path("event").asText("");
         if (!"link.event".equals(message.path("method").asText()) || eventId.isEmpty() || eventId.length() > 64
                 || name.isEmpty() || name.length() > 64 || (params.has("data") && !params.get("data").isObject())) {
-            rejections.reject(gadget.id(), "malformed", "link.event needs params {id, event, data?}");
-            return;
+            rejections.reject(gadget.gadgetId(), "malformed", "link.event needs params {id, event, data?}");
+            return false;
         }
         JsonNode data = params.path("data").isObject() ? params.get("data") : json.createObjectNode();
         if (SPEAKER_IDLE.equals(name)) {
             // a link signal for ring 0's speaker floor, not an agent trigger (nor inbox noise)
             floor.ended(data.path("invocation").asText(""));
-            return;
+            return false;
         }
-        // admitted (committed) before the broker gets its acknowledgement; routed on a worker so
-        // one slow process start never holds up the link
-        EventAdmission.Result admitted = admission.admit(new IncomingEvent(gadget.id(), gadget.ownerId(),
-                eventId, name, data, "mqtt"));
-        if (admitted instanceof EventAdmission.Admitted accepted) {
-            router.routeSoon(accepted.event(), workers);
-            if (PTT_STARTED.equals(name)) {
-                floor.interactionStarted(gadget.id());
-            } else if (PTT_ENDED.equals(name)) {
-                floor.interactionEnded(gadget.id());
-            }
-        }
+        // admitted and routed on a worker, in one transaction, and only then acknowledged: the
+        // link's single thread never waits for a commit or a process start
+        admission.admitSoon(new IncomingEvent(gadget.gadgetId(), gadget.ownerId(), eventId, name, data, "mqtt"),
+                acknowledge, () -> {
+                    if (PTT_STARTED.equals(name)) {
+                        floor.interactionStarted(gadget.gadgetId());
+                    } else if (PTT_ENDED.equals(name)) {
+                        floor.interactionEnded(gadget.gadgetId());
+                    }
+                }, workers);
+        return true;
     }
 
     private void result(String gadgetId, JsonNode message) {

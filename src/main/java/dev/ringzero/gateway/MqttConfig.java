@@ -120,7 +120,10 @@ class MqttConfig {
             java.util.Optional<DynsecBrokerAccess> dynsec) {
         List<String> topics = subscriptions(settings, Topics.INBOUND);
         dynsec.ifPresent(access -> topics.add(DynsecBrokerAccess.RESPONSE_TOPIC));
-        return inboundAdapter(manager, topics);
+        MqttPahoMessageDrivenChannelAdapter adapter = inboundAdapter(manager, topics);
+        // an event is acknowledged once it is stored with its runs, not when its handler returns
+        adapter.setManualAcks(true);
+        return adapter;
     }
 
     @Bean
@@ -152,8 +155,15 @@ class MqttConfig {
     org.springframework.integration.dsl.IntegrationFlow linkInboundFlow(LinkGateway gateway) {
         return org.springframework.integration.dsl.IntegrationFlow.from(linkInbound())
                 .handle(message -> gateway.accept((String) message.getHeaders().get(MqttHeaders.RECEIVED_TOPIC),
-                        (byte[]) message.getPayload()))
+                        (byte[]) message.getPayload(), acknowledgment(message)))
                 .get();
+    }
+
+    /** The message's manual acknowledgement, or nothing to do where the adapter acknowledges itself. */
+    private static Runnable acknowledgment(org.springframework.messaging.Message<?> message) {
+        org.springframework.integration.acks.SimpleAcknowledgment ack =
+                org.springframework.integration.StaticMessageHeaderAccessor.getAcknowledgment(message);
+        return ack == null ? () -> { } : ack::acknowledge;
     }
 
     @Bean

@@ -4,22 +4,43 @@ import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.ringzero.accounts.Tokens;
+import dev.ringzero.workflow.EngineBatch;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.RecoverableDataAccessException;
+import org.springframework.dao.TransientDataAccessException;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.scheduling.TaskScheduler;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Admits an event durably and exactly once before anything runs: the device's event id is
  * unique per gadget, and the same event (name and data) from the same gadget within the dedup
  * window counts as a duplicate too. A committed admission survives a crash; the router picks
  * up what it had not routed yet.
+ *
+ * <p>Events from the link are admitted <em>and routed</em> in one transaction on the admission
+ * lane ({@link #admitSoon}), and the broker gets its acknowledgement only after that commit: an
+ * event is never acknowledged before it is stored, and never stored without its runs, so it
+ * needs no second transaction to be claimed for routing. Events from REST are admitted first and
+ * routed after ({@link #admitAndRoute}).
  */
 @Service
 public class EventAdmission {
@@ -36,20 +57,127 @@ public class EventAdmission {
     }
 
     static final Duration DEDUP_WINDOW = Duration.ofSeconds(3);
+    /** How long an event waits before it is tried again when the database refused it. */
+    static final Duration RETRY_AFTER = Duration.ofSeconds(1);
+
+    private static final Logger log = LoggerFactory.getLogger(EventAdmission.class);
+
+    /**
+     * An event off the link, waiting for the admission lane. {@code acknowledge} tells the broker
+     * it is stored; {@code admitted} is what the link does once it is (not for a duplicate).
+     */
+    private record Arrival(IncomingEvent event, Instant arrivedAt, Runnable acknowledge, Runnable admitted,
+            Executor lane) {
+    }
 
     private final JdbcClient jdbc;
     private final ObjectMapper canonical;
     private final MeterRegistry meters;
     private final Clock clock;
     private final TriggerRouter router;
+    private final EngineBatch batch;
+    private final TaskScheduler scheduler;
+    private final int batchSize;
+    private final Queue<Arrival> arrivals = new ConcurrentLinkedQueue<>();
 
-    EventAdmission(JdbcClient jdbc, ObjectMapper json, MeterRegistry meters,
-            Clock clock, TriggerRouter router) {
+    EventAdmission(JdbcClient jdbc, ObjectMapper json, MeterRegistry meters, Clock clock, TriggerRouter router,
+            EngineBatch batch, TaskScheduler scheduler, @Value("${ringzero.router.batch:8}") int batchSize) {
         this.jdbc = jdbc;
         this.canonical = json.copy().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
         this.meters = meters;
         this.clock = clock;
         this.router = router;
+        this.batch = batch;
+        this.scheduler = scheduler;
+        this.batchSize = Math.max(1, batchSize);
+    }
+
+    /**
+     * Admits and routes an event from the link on {@code lane}, then acknowledges it. A worker
+     * takes whatever has arrived by its turn (at most {@code ringzero.router.batch}) into one
+     * transaction: alone, an event is a batch of one; under load, a batch shares one commit and
+     * one engine flush among its events. An event that waited longer than the router's shed bound
+     * since it arrived is stored as shed and starts nothing. Until it is acknowledged an event is
+     * the broker's to deliver again: if this node stops first, nothing is lost.
+     */
+    public void admitSoon(IncomingEvent event, Runnable acknowledge, Runnable admitted, Executor lane) {
+        admitSoon(event, clock.instant(), acknowledge, admitted, lane);
+    }
+
+    /** As {@link #admitSoon(IncomingEvent, Runnable, Runnable, Executor)}, for an event that arrived at {@code arrivedAt}. */
+    void admitSoon(IncomingEvent event, Instant arrivedAt, Runnable acknowledge, Runnable admitted, Executor lane) {
+        arrivals.add(new Arrival(event, arrivedAt, acknowledge, admitted, lane));
+        lane.execute(this::admitArrived);
+    }
+
+    private void admitArrived() {
+        List<Arrival> taken = new ArrayList<>(batchSize);
+        Arrival next;
+        while (taken.size() < batchSize && (next = arrivals.poll()) != null) {
+            taken.add(next);
+        }
+        // one order for every batch: agents are locked in the order of their gadgets' events, so
+        // two batches rarely wait for each other's agents in a circle (only agents listening to
+        // several gadgets can); when they do, the database ends one, and its events go one by one
+        taken.sort(java.util.Comparator.comparing((Arrival arrival) -> arrival.event().gadgetId())
+                .thenComparing(Arrival::arrivedAt));
+        batch.run(taken, this::admitAndRouteNow, this::admitAlone);
+    }
+
+    /** In the lane's transaction: stores the event with its final state and routes (or sheds) it. */
+    private void admitAndRouteNow(Arrival arrival) {
+        boolean overdue = router.overdue(arrival.arrivedAt());
+        Result result = store(arrival.event(), arrival.arrivedAt(), overdue ? "shed" : "routed");
+        if (result instanceof Admitted admitted) {
+            router.routeAdmitted(admitted.event(), overdue);
+        }
+        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+            @Override
+            public void afterCommit() {
+                settled(arrival, result);
+            }
+        });
+    }
+
+    /**
+     * The event could not be routed, even alone: it is admitted by itself, and the router's
+     * recovery sweep routes it later. If the database refuses even that, the event stays
+     * unacknowledged and is tried again shortly.
+     */
+    private void admitAlone(Arrival arrival, RuntimeException cause) {
+        log.warn("admitting and routing event {} from {} failed; it is admitted alone, to be routed later: {}",
+                arrival.event().deviceEventId(), arrival.event().gadgetId(), cause.toString());
+        Result result;
+        try {
+            result = store(arrival.event(), arrival.arrivedAt(), "admitted");
+        } catch (TransientDataAccessException | RecoverableDataAccessException | DataAccessResourceFailureException e) {
+            // the database is away or busy: the event stays the broker's until it is stored
+            log.warn("admitting event {} from {} failed; tried again in {}: {}", arrival.event().deviceEventId(),
+                    arrival.event().gadgetId(), RETRY_AFTER, e.toString());
+            scheduler.schedule(() -> {
+                arrivals.add(arrival);
+                arrival.lane().execute(this::admitArrived);
+            }, clock.instant().plus(RETRY_AFTER));
+            return;
+        } catch (RuntimeException e) {
+            // not the database being away: this event cannot be stored, and never will be
+            log.error("event {} from {} cannot be admitted and is dropped: {}", arrival.event().deviceEventId(),
+                    arrival.event().gadgetId(), e.toString());
+            arrival.acknowledge().run();
+            return;
+        }
+        settled(arrival, result);
+    }
+
+    private void settled(Arrival arrival, Result result) {
+        count(result);
+        try {
+            if (result instanceof Admitted) {
+                arrival.admitted().run();
+            }
+        } finally {
+            arrival.acknowledge().run();
+        }
     }
 
     /** Admits (one transaction), then routes; a routing failure leaves the event for recovery. */
@@ -63,31 +191,48 @@ public class EventAdmission {
 
     /** Admits durably without routing; the router (or its recovery sweep) routes what is admitted. */
     public Result admit(IncomingEvent event) {
+        Result result = store(event, clock.instant(), "admitted");
+        count(result);
+        return result;
+    }
+
+    /**
+     * Stores the event with {@code state} unless it is a duplicate: one statement, one round trip,
+     * that inserts nothing if this gadget sent the same event id before or the same content within
+     * the window (the unique device event id still catches two copies stored at the same time).
+     */
+    private Result store(IncomingEvent event, Instant at, String state) {
         String data = canonicalData(event);
         String contentKey = Tokens.sha256(event.name() + "\n" + data);
-        Instant now = clock.instant();
-        Result result;
+        String id = UUID.randomUUID().toString();
+        Timestamp routedAt = "admitted".equals(state) ? null : Timestamp.from(clock.instant());
+        int inserted;
         try {
-            // one statement, one round trip: insert unless the same content came from this gadget
-            // within the window (the unique device event id catches the exact repeat)
-            String id = UUID.randomUUID().toString();
-            int inserted = jdbc.sql("insert into rz_event(id, gadget_id, owner_id, device_event_id, name, data, "
-                            + "content_key, source, received_at, state) select ?, ?, ?, ?, ?, ?, ?, ?, ?, 'admitted' "
-                            + "where not exists (select 1 from rz_event where gadget_id = ? and content_key = ? "
+            inserted = jdbc.sql("insert into rz_event(id, gadget_id, owner_id, device_event_id, name, data, "
+                            + "content_key, source, received_at, state, routed_at) "
+                            + "select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? "
+                            + "where not exists (select 1 from rz_event where gadget_id = ? and device_event_id = ?) "
+                            + "and not exists (select 1 from rz_event where gadget_id = ? and content_key = ? "
                             + "and received_at > ?)")
                     .params(id, event.gadgetId(), event.ownerId(), event.deviceEventId(), event.name(), data,
-                            contentKey, event.source(), Timestamp.from(now), event.gadgetId(), contentKey,
-                            Timestamp.from(now.minus(DEDUP_WINDOW)))
+                            contentKey, event.source(), Timestamp.from(at), state, routedAt, event.gadgetId(),
+                            event.deviceEventId(), event.gadgetId(), contentKey, Timestamp.from(at.minus(DEDUP_WINDOW)))
                     .update();
-            result = inserted == 0 ? new Duplicate("same_event_within_window")
-                    : new Admitted(id, new TriggerRouter.StoredEvent(id, event.gadgetId(), event.ownerId(),
-                            event.deviceEventId(), event.name(), data, now));
         } catch (DuplicateKeyException e) {
-            result = new Duplicate("same_event_id");
+            return new Duplicate("same_event_id");
         }
+        if (inserted == 1) {
+            return new Admitted(id, new TriggerRouter.StoredEvent(id, event.gadgetId(), event.ownerId(),
+                    event.deviceEventId(), event.name(), data, at));
+        }
+        boolean sameId = jdbc.sql("select count(*) from rz_event where gadget_id = ? and device_event_id = ?")
+                .params(event.gadgetId(), event.deviceEventId()).query(Integer.class).single() > 0;
+        return new Duplicate(sameId ? "same_event_id" : "same_event_within_window");
+    }
+
+    private void count(Result result) {
         meters.counter("ringzero.events", "result", result instanceof Admitted ? "admitted" : "duplicate")
                 .increment();
-        return result;
     }
 
     private String canonicalData(IncomingEvent event) {

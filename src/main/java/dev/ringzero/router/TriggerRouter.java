@@ -8,7 +8,6 @@ import java.util.Optional;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.ringzero.workflow.EngineBatch;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,22 +57,12 @@ public class TriggerRouter {
     private final MeterRegistry meters;
     /** A gadget event older than this when its turn to be routed comes is shed, not acted on late. */
     private final Duration shedAfter;
-    /** Events admitted on this node and queued for routing (see {@link #routeSoon}). */
-    private final java.util.Set<String> inFlight = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final java.util.concurrent.atomic.AtomicLong lastShedReport =
             new java.util.concurrent.atomic.AtomicLong(System.nanoTime() - SHED_REPORT_EVERY.toNanos());
     private final java.util.concurrent.atomic.AtomicLong shedUnreported = new java.util.concurrent.atomic.AtomicLong();
-    /** Events waiting for a routing worker; a worker takes up to {@code batchSize} at once. */
-    private final java.util.Queue<StoredEvent> pending = new java.util.concurrent.ConcurrentLinkedQueue<>();
-    private final EngineBatch batch;
-    private final int batchSize;
-
     TriggerRouter(JdbcClient jdbc, TransactionTemplate transactions, InboxService inbox, Clock clock,
             List<Matcher> matchers, FallbackWebhook fallbackWebhook, ObjectMapper json, MeterRegistry meters,
-            @Value("${ringzero.router.shed-after:PT5S}") Duration shedAfter, EngineBatch batch,
-            @Value("${ringzero.router.batch:8}") int batchSize) {
-        this.batch = batch;
-        this.batchSize = Math.max(1, batchSize);
+            @Value("${ringzero.router.shed-after:PT5S}") Duration shedAfter) {
         this.meters = meters;
         this.shedAfter = shedAfter;
         this.json = json;
@@ -85,42 +74,20 @@ public class TriggerRouter {
         this.matchers = matchers;
     }
 
-    /**
-     * Routes a just-admitted event on {@code lane}. Until it has been routed it is in flight here,
-     * so the recovery sweep leaves it alone however long it waits in the lane's queue: under load
-     * a queued event looks stranded, and routing it twice (the second attempt blocked on the
-     * first's row lock) only deepens the queue. A worker routes whatever has queued up by its
-     * turn (at most {@code ringzero.router.batch}) in one transaction: alone, an event is a batch
-     * of one; under load, a batch shares one commit and one engine flush among its events.
-     */
-    public void routeSoon(StoredEvent event, java.util.concurrent.Executor lane) {
-        inFlight.add(event.id());
-        pending.add(event);
-        try {
-            lane.execute(this::routePending);
-        } catch (RuntimeException e) {
-            pending.remove(event);
-            inFlight.remove(event.id()); // not queued: the recovery sweep routes it
-            throw e;
-        }
+    /** Whether an event that arrived at {@code arrivedAt} has waited too long to be acted on now. */
+    boolean overdue(java.time.Instant arrivedAt) {
+        return Duration.between(arrivedAt, clock.instant()).compareTo(shedAfter) > 0;
     }
 
-    private void routePending() {
-        List<StoredEvent> events = new java.util.ArrayList<>(batchSize);
-        StoredEvent next;
-        while (events.size() < batchSize && (next = pending.poll()) != null) {
-            events.add(next);
-        }
-        // one order for every batch: agents are locked in the order of their gadgets' events, so
-        // two batches rarely wait for each other's agents in a circle (only agents listening to
-        // several gadgets can); when they do, the database ends one, and its batch is done again
-        // event by event
-        events.sort(java.util.Comparator.comparing(StoredEvent::gadgetId).thenComparing(StoredEvent::receivedAt));
-        try {
-            batch.run(events, this::routeOrShed, (event, e) -> log.warn(
-                    "routing event {} failed; it stays admitted and will be retried: {}", event.id(), e.toString()));
-        } finally {
-            events.forEach(event -> inFlight.remove(event.id()));
+    /**
+     * Routes an event stored in the caller's transaction with its final state ({@code routed}, or
+     * {@code shed} if it was {@link #overdue}): nobody else can have it, so there is nothing to claim.
+     */
+    void routeAdmitted(StoredEvent event, boolean shed) {
+        if (shed) {
+            shed(event, Duration.between(event.receivedAt(), clock.instant()));
+        } else {
+            routeClaimed(event);
         }
     }
 
@@ -201,7 +168,7 @@ public class TriggerRouter {
         List<String> stranded = jdbc.sql("select id from rz_event where state = 'admitted' and received_at < ? "
                         + "order by received_at limit 500")
                 .param(Timestamp.from(clock.instant().minus(RECOVERY_GRACE))).query(String.class).list();
-        stranded.stream().filter(id -> !inFlight.contains(id)).forEach(this::routeQuietly);
+        stranded.forEach(this::routeQuietly);
     }
 
     /** Marks the event routed; only one router (node or thread) wins it. */

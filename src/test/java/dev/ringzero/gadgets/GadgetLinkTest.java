@@ -33,6 +33,10 @@ class GadgetLinkTest extends PlatformTest {
     int port;
     @Autowired
     MeterRegistry meters;
+    @Autowired
+    GadgetStore gadgetStore;
+    @Autowired
+    org.springframework.jdbc.core.simple.JdbcClient jdbc;
 
     private Boards boards;
     private Api alice;
@@ -179,6 +183,21 @@ class GadgetLinkTest extends PlatformTest {
 
         assertThatExceptionOfType(BoardLinkException.class).isThrownBy(() ->
                 new DeskBot(new LinkConfig(config.brokerUrl(), config.gadgetId(), "wrong-password")).start());
+    }
+
+    @Test
+    void theLinkRemembersAPairingForItsTtlAndForgetsItAtOnceWhenUnpairedHere() {
+        DeskBot bot = boards.deskBot(alice);
+        assertThat(gadgetStore.pairing(bot.gadgetId())).map(GadgetStore.Pairing::ownerId).contains(alice.accountId());
+
+        // changed behind this node's back (as by another node): the remembered pairing still holds
+        jdbc.sql("update rz_gadget set owner_id = owner_id || '-elsewhere' where id = ?").param(bot.gadgetId()).update();
+        assertThat(gadgetStore.pairing(bot.gadgetId())).map(GadgetStore.Pairing::ownerId).contains(alice.accountId());
+        jdbc.sql("update rz_gadget set owner_id = ? where id = ?").params(alice.accountId(), bot.gadgetId()).update();
+
+        assertThat(alice.delete("/api/v1/gadgets/" + bot.gadgetId()).status()).isEqualTo(204);
+        assertThat(gadgetStore.pairing(bot.gadgetId())).as("unpaired on this node: forgotten at once").isEmpty();
+        assertThat(gadgetStore.pairing("never-paired-" + System.nanoTime())).isEmpty();
     }
 
     @Test

@@ -242,24 +242,98 @@ class SpineTest extends OwnerWithDeskBotTest {
     }
 
     @Test
-    void eventsThatQueuedUpTogetherAreRoutedInOneBatchAndEachGetsItsRun() {
+    void eventsThatArrivedTogetherAreAdmittedAndRoutedInOneBatchAndAcknowledgedOnlyAfterItsCommit() {
         String agentId = createAgent(Definitions.showTextWhenShaken(bot.gadgetId(), "{\"runsPerHour\":100}", "parallel"));
         java.util.List<Runnable> lane = new java.util.ArrayList<>();
+        java.util.List<String> acknowledged = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.List<String> eventIds = new java.util.ArrayList<>();
         for (int i = 0; i < 4; i++) { // parallel: at most 4 at once
-            EventAdmission.Admitted admitted = (EventAdmission.Admitted) admission.admit(new IncomingEvent(
-                    bot.gadgetId(), alice.accountId(), "queued-" + i + "-" + System.nanoTime(), "shaken",
-                    new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode().put("strength", "hard")
-                            .put("seq", i), "mqtt"));
-            router.routeSoon(admitted.event(), lane::add); // queued: the lane's worker is busy
+            String eventId = "queued-" + i + "-" + System.nanoTime();
+            eventIds.add(eventId);
+            admission.admitSoon(shaken(eventId, i), () -> acknowledged.add(eventId), () -> { }, lane::add);
         }
+        assertThat(acknowledged).as("nothing is acknowledged before it is stored").isEmpty();
+        assertThat(stored(eventIds)).isEmpty();
 
         lane.get(0).run(); // the first worker's turn takes all four
-        assertThat(runs(agentId)).as("one batch routed them all").hasSize(4);
-        lane.subList(1, lane.size()).forEach(Runnable::run); // the others find nothing left to route
+        assertThat(runs(agentId)).as("one batch admitted and routed them all").hasSize(4);
+        assertThat(acknowledged).containsExactlyInAnyOrderElementsOf(eventIds);
+        assertThat(stored(eventIds)).containsOnly("routed").hasSize(4);
+        lane.subList(1, lane.size()).forEach(Runnable::run); // the others find nothing left
+        assertThat(acknowledged).hasSize(4);
 
         assertThat(decisions(agentId)).hasSize(4).containsOnly("matched");
         Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> runs(agentId).stream()
                 .filter(run -> run.path("status").asText().equals("succeeded")).count() == 4);
         assertThat(bot.invocations()).hasSize(4);
+    }
+
+    @Test
+    void anEventRepeatedInOneBatchIsStoredOnceAndBothCopiesAreAcknowledged() {
+        String agentId = createAgent(Definitions.showTextWhenShaken(bot.gadgetId(), "{\"runsPerHour\":100}", "parallel"));
+        java.util.List<Runnable> lane = new java.util.ArrayList<>();
+        java.util.List<String> acknowledged = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.List<String> admittedOnes = new java.util.concurrent.CopyOnWriteArrayList<>();
+        String eventId = "twice-" + System.nanoTime();
+        admission.admitSoon(shaken(eventId, 1), () -> acknowledged.add("first"), () -> admittedOnes.add("first"),
+                lane::add);
+        admission.admitSoon(shaken(eventId, 1), () -> acknowledged.add("again"), () -> admittedOnes.add("again"),
+                lane::add);
+
+        lane.forEach(Runnable::run);
+
+        assertThat(acknowledged).containsExactlyInAnyOrder("first", "again");
+        assertThat(admittedOnes).as("only the first copy is admitted").containsExactly("first");
+        assertThat(stored(java.util.List.of(eventId))).containsExactly("routed");
+        assertThat(runs(agentId)).hasSize(1);
+    }
+
+    @Test
+    void anEventThatWaitedInTheLaneLongerThanTheShedBoundIsStoredShedAndAcknowledged() {
+        String agentId = createAgent(Definitions.showTextWhenShaken(bot.gadgetId(), "{\"runsPerHour\":100}", "parallel"));
+        java.util.List<String> acknowledged = new java.util.concurrent.CopyOnWriteArrayList<>();
+        String eventId = "late-in-lane-" + System.nanoTime();
+
+        // as if it had waited 30 s for a worker (the default bound is 5 s)
+        admission.admitSoon(shaken(eventId, 1), java.time.Instant.now().minusSeconds(30),
+                () -> acknowledged.add(eventId), () -> { }, Runnable::run);
+
+        assertThat(acknowledged).containsExactly(eventId);
+        assertThat(stored(java.util.List.of(eventId))).containsExactly("shed");
+        assertThat(decisions(agentId)).containsExactly("shed_overload");
+        router.recover(); // a shed event is settled: never routed late by the recovery sweep either
+        assertThat(runs(agentId)).isEmpty();
+        assertThat(bot.invocations()).isEmpty();
+    }
+
+    @Test
+    void anEventThatCannotBeStoredIsDroppedAloneAndTheRestOfItsBatchIsRouted() {
+        String agentId = createAgent(Definitions.showTextWhenShaken(bot.gadgetId(), "{\"runsPerHour\":100}", "parallel"));
+        java.util.List<Runnable> lane = new java.util.ArrayList<>();
+        java.util.List<String> acknowledged = new java.util.concurrent.CopyOnWriteArrayList<>();
+        String good = "good-" + System.nanoTime();
+        String bad = "x".repeat(100); // longer than any device event id the link lets through
+        admission.admitSoon(shaken(good, 1), () -> acknowledged.add("good"), () -> { }, lane::add);
+        admission.admitSoon(shaken(bad, 2), () -> acknowledged.add("bad"), () -> { }, lane::add);
+
+        lane.get(0).run(); // the batch fails on the bad one, then each is tried alone
+
+        assertThat(acknowledged).as("the broker is not asked to deliver a poisoned event for ever")
+                .containsExactlyInAnyOrder("good", "bad");
+        assertThat(stored(java.util.List.of(good, bad))).containsExactly("routed");
+        assertThat(runs(agentId)).hasSize(1);
+    }
+
+    private IncomingEvent shaken(String eventId, int seq) {
+        return new IncomingEvent(bot.gadgetId(), alice.accountId(), eventId, "shaken",
+                new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode().put("strength", "hard")
+                        .put("seq", seq), "mqtt");
+    }
+
+    /** The states of whichever of these device events are stored. */
+    private java.util.List<String> stored(java.util.List<String> deviceEventIds) {
+        return deviceEventIds.stream().flatMap(id -> jdbc.sql(
+                "select state from rz_event where gadget_id = ? and device_event_id = ?")
+                .params(bot.gadgetId(), id).query(String.class).list().stream()).toList();
     }
 }

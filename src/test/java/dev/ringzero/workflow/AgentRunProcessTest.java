@@ -74,8 +74,8 @@ class AgentRunProcessTest {
 
     private Outcome answer(String invocationId) {
         Outcome outcome = new Outcome.Completed(invocationId, null);
-        new RunAnswerWakeups(runtimeService(), new EngineBatch((org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl)
-                processEngine().getProcessEngineConfiguration(), new dev.ringzero.TransactionReads(null)), 8).answered(invocationId, RUN, outcome);
+        new RunAnswerWakeups(runtimeService(), (org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl)
+                processEngine().getProcessEngineConfiguration()).answered(invocationId, RUN, outcome);
         return outcome;
     }
 
