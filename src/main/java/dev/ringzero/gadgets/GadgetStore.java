@@ -88,27 +88,48 @@ public class GadgetStore {
     /** Inserts a new pairing, or re-pairs an id whose earlier pairing ended; false if it is paired now. */
     boolean pair(String id, String ownerId, String name, String credentialHash, Instant at) {
         reads.forget(key(id));
-        pairings.remove(id);
         Optional<Row> existing = read(id);
         if (existing.isPresent() && existing.get().paired()) {
             return false;
         }
+        boolean paired;
         if (existing.isPresent()) {
-            return jdbc.sql("update rz_gadget set owner_id = ?, name = ?, credential_hash = ?, paired = true, "
+            paired = jdbc.sql("update rz_gadget set owner_id = ?, name = ?, credential_hash = ?, paired = true, "
                             + "online = false, last_seen = null, registration = null, registered_at = null, "
                             + "paired_at = ? where id = ? and not paired")
                     .params(ownerId, name, credentialHash, ts(at), id).update() == 1;
+        } else {
+            paired = jdbc.sql("insert into rz_gadget(id, owner_id, name, credential_hash, paired, online, paired_at) "
+                            + "values (?, ?, ?, ?, true, false, ?)")
+                    .params(id, ownerId, name, credentialHash, ts(at)).update() == 1;
         }
-        return jdbc.sql("insert into rz_gadget(id, owner_id, name, credential_hash, paired, online, paired_at) "
-                        + "values (?, ?, ?, ?, true, false, ?)")
-                .params(id, ownerId, name, credentialHash, ts(at)).update() == 1;
+        forgetPairing(id);
+        return paired;
     }
 
     boolean unpair(String id) {
         reads.forget(key(id));
-        pairings.remove(id);
-        return jdbc.sql("update rz_gadget set paired = false, online = false where id = ? and paired")
+        boolean unpaired = jdbc.sql("update rz_gadget set paired = false, online = false where id = ? and paired")
                 .param(id).update() == 1;
+        forgetPairing(id);
+        return unpaired;
+    }
+
+    /**
+     * After a write of the pairing, and again once it commits: a link read racing the write
+     * cannot leave the old pairing remembered.
+     */
+    private void forgetPairing(String id) {
+        pairings.remove(id);
+        if (org.springframework.transaction.support.TransactionSynchronizationManager.isSynchronizationActive()) {
+            org.springframework.transaction.support.TransactionSynchronizationManager.registerSynchronization(
+                    new org.springframework.transaction.support.TransactionSynchronization() {
+                        @Override
+                        public void afterCompletion(int status) {
+                            pairings.remove(id);
+                        }
+                    });
+        }
     }
 
     public void presence(String id, boolean online, Instant at) {

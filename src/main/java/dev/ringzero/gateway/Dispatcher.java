@@ -57,11 +57,17 @@ public class Dispatcher {
     public record NotSent(Outcome outcome, Verdict verdict) implements Dispatch {
     }
 
-    /**
-     * Told of every answered invocation (e.g. to wake a waiting run), in the transaction that
-     * records the answer; if that transaction fails, once more after the answer is recorded alone.
-     */
+    /** Told of every answered invocation once the answer is recorded (committed), e.g. a gate's. */
     public interface AnswerListener {
+        void answered(String invocationId, String runId, Outcome outcome);
+    }
+
+    /**
+     * Wakes the run that sent an answered invocation, in the transaction that records the answer:
+     * one commit for the answer and the step it wakes. If that transaction fails, the answer is
+     * recorded alone and the run woken once more in a transaction of its own.
+     */
+    public interface RunWake {
         void answered(String invocationId, String runId, Outcome outcome);
     }
 
@@ -72,6 +78,7 @@ public class Dispatcher {
     private final ObjectMapper json;
     private final Clock clock;
     private final List<AnswerListener> listeners;
+    private final List<RunWake> runWakes;
     private final Map<String, CompletableFuture<Outcome>> waiting = new ConcurrentHashMap<>();
     /** Device answers waiting for the answer lane; a worker takes up to {@code batchSize} at once. */
     private final java.util.Queue<Arrived> arrived = new java.util.concurrent.ConcurrentLinkedQueue<>();
@@ -87,8 +94,9 @@ public class Dispatcher {
     }
 
     Dispatcher(PolicyKernel kernel, GadgetRegistry gadgets, LinkPublisher publisher, JdbcClient jdbc, ObjectMapper json,
-            Clock clock, List<AnswerListener> listeners, EngineBatch batch,
+            Clock clock, List<AnswerListener> listeners, List<RunWake> runWakes, EngineBatch batch,
             @Value("${ringzero.link.result-batch:8}") int batchSize) {
+        this.runWakes = runWakes;
         this.batch = batch;
         this.batchSize = Math.max(1, batchSize);
         this.kernel = kernel;
@@ -225,14 +233,15 @@ public class Dispatcher {
         batch.run(taken, this::settle, this::settleAlone);
     }
 
-    /** In the lane's transaction: records the answer and tells the listeners. */
+    /** In the lane's transaction: records the answer and wakes its run; the rest after the commit. */
     private void settle(Arrived answer) {
         record(answer).ifPresent(answered -> {
-            tell(answered);
+            wake(answered);
             TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
                 @Override
                 public void afterCommit() {
                     complete(answered);
+                    tell(answered);
                 }
             });
         });
@@ -240,20 +249,40 @@ public class Dispatcher {
 
     /**
      * The answer's step failed even alone (say the run's deadline moved it on at the same moment):
-     * the answer is recorded by itself, so it is never lost, and the listeners are told again, each
-     * in its own transaction; a run that can no longer be woken settles from the record.
+     * the answer is recorded by itself, so it is never lost, and its run is woken once more in a
+     * transaction of its own; a run that can no longer be woken settles from the record.
      */
     private void settleAlone(Arrived answer, RuntimeException cause) {
         log.info("the step woken by answer {} from {} failed; the answer is recorded alone: {}",
                 answer.envelope().path("id").asText(""), answer.gadgetId(), cause.toString());
         record(answer).ifPresent(answered -> {
-            complete(answered);
             try {
-                tell(answered);
+                wake(answered);
             } catch (RuntimeException e) {
                 log.info("the run waiting for {} was not woken: {}", answered.invocationId(), e.toString());
             }
+            complete(answered);
+            tell(answered);
         });
+    }
+
+    private void wake(Answered answered) {
+        if (answered.runId() != null) {
+            for (RunWake wake : runWakes) {
+                wake.answered(answered.invocationId(), answered.runId(), answered.outcome());
+            }
+        }
+    }
+
+    /** Tells the listeners, after the answer is recorded; one listener's failure is its own. */
+    private void tell(Answered answered) {
+        for (AnswerListener listener : listeners) {
+            try {
+                listener.answered(answered.invocationId(), answered.runId(), answered.outcome());
+            } catch (RuntimeException e) {
+                log.warn("a listener of answer {} failed: {}", answered.invocationId(), e.toString());
+            }
+        }
     }
 
     /** Records the first answer to an invocation of this gadget; empty for a late or foreign one. */
@@ -272,16 +301,12 @@ public class Dispatcher {
             log.debug("late or foreign link.result {} from {} ignored", id, answer.gadgetId());
             return java.util.Optional.empty();
         }
-        String runId = listeners.isEmpty() ? null : jdbc.sql("select run_id from rz_invocation where id = ?")
+        String runId = listeners.isEmpty() && runWakes.isEmpty() ? null
+                : jdbc.sql("select run_id from rz_invocation where id = ?")
                 .param(id).query(String.class).optional().orElse(null);
         return java.util.Optional.of(new Answered(id, runId, outcome));
     }
 
-    private void tell(Answered answered) {
-        for (AnswerListener listener : listeners) {
-            listener.answered(answered.invocationId(), answered.runId(), answered.outcome());
-        }
-    }
 
     /** Hands the outcome to a caller on this node that {@link #await awaits} it. */
     private void complete(Answered answered) {

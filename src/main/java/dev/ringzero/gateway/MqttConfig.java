@@ -62,10 +62,17 @@ class MqttConfig {
         return new DynsecBrokerAccess(publisher, json);
     }
 
+    /**
+     * The inbound connection (device events, registrations, presence). It acknowledges messages by
+     * hand: an event is acknowledged once it is stored with its runs, not when its handler returns
+     * (the client manager, not the adapter, tells Paho so).
+     */
     @Bean
     Mqttv3ClientManager mqttClientManager(MqttSettings settings, @Qualifier("mqttServicePassword") String password,
             java.util.Optional<EmbeddedBroker> embedded) {
-        return clientManager(settings, password, settings.clientId(), false);
+        Mqttv3ClientManager manager = clientManager(settings, password, settings.clientId(), false);
+        manager.setManualAcks(true);
+        return manager;
     }
 
     /**
@@ -121,8 +128,7 @@ class MqttConfig {
         List<String> topics = subscriptions(settings, Topics.INBOUND);
         dynsec.ifPresent(access -> topics.add(DynsecBrokerAccess.RESPONSE_TOPIC));
         MqttPahoMessageDrivenChannelAdapter adapter = inboundAdapter(manager, topics);
-        // an event is acknowledged once it is stored with its runs, not when its handler returns
-        adapter.setManualAcks(true);
+        adapter.setManualAcks(true); // hands the handler the acknowledgement (see mqttClientManager)
         return adapter;
     }
 
@@ -181,9 +187,11 @@ class MqttConfig {
     }
 
     /**
-     * Workers for link work that must not run on the inbound connection's single thread: routing
-     * admitted events (process starts) and settling results. Bounded; when full, the link's thread
-     * does the work itself, which slows reading from the broker (back-pressure, nothing dropped).
+     * Workers for the events of the inbound connection, which must not wait on its single thread:
+     * admitting and routing them (process starts), one lane per worker, each gadget always on the
+     * same lane (see {@link dev.ringzero.router.EventAdmission#admitSoon}). Bounded; when full, the
+     * link's thread does the work itself, which slows reading from the broker (back-pressure,
+     * nothing dropped).
      */
     @Bean(destroyMethod = "shutdown")
     java.util.concurrent.ExecutorService linkWorkers(

@@ -67,7 +67,7 @@ public class EventAdmission {
      * it is stored; {@code admitted} is what the link does once it is (not for a duplicate).
      */
     private record Arrival(IncomingEvent event, Instant arrivedAt, Runnable acknowledge, Runnable admitted,
-            Executor lane) {
+            Executor workers) {
     }
 
     private final JdbcClient jdbc;
@@ -78,10 +78,21 @@ public class EventAdmission {
     private final EngineBatch batch;
     private final TaskScheduler scheduler;
     private final int batchSize;
-    private final Queue<Arrival> arrivals = new ConcurrentLinkedQueue<>();
+    private final Lane[] lanes;
+
+    /**
+     * The events of some gadgets, admitted in the order they arrived, by one worker at a time: a
+     * gadget's events never race each other (the 3 s duplicate check compares with what is
+     * committed, and push-to-talk's start must reach the speaker floor before its end).
+     */
+    private static final class Lane {
+        final Queue<Arrival> arrivals = new ConcurrentLinkedQueue<>();
+        final java.util.concurrent.atomic.AtomicBoolean draining = new java.util.concurrent.atomic.AtomicBoolean();
+    }
 
     EventAdmission(JdbcClient jdbc, ObjectMapper json, MeterRegistry meters, Clock clock, TriggerRouter router,
-            EngineBatch batch, TaskScheduler scheduler, @Value("${ringzero.router.batch:8}") int batchSize) {
+            EngineBatch batch, TaskScheduler scheduler, @Value("${ringzero.router.batch:8}") int batchSize,
+            @Value("${ringzero.link.workers:3}") int lanes) {
         this.jdbc = jdbc;
         this.canonical = json.copy().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
         this.meters = meters;
@@ -90,38 +101,71 @@ public class EventAdmission {
         this.batch = batch;
         this.scheduler = scheduler;
         this.batchSize = Math.max(1, batchSize);
+        this.lanes = new Lane[Math.max(1, lanes)];
+        java.util.Arrays.setAll(this.lanes, i -> new Lane());
     }
 
     /**
-     * Admits and routes an event from the link on {@code lane}, then acknowledges it. A worker
-     * takes whatever has arrived by its turn (at most {@code ringzero.router.batch}) into one
-     * transaction: alone, an event is a batch of one; under load, a batch shares one commit and
-     * one engine flush among its events. An event that waited longer than the router's shed bound
-     * since it arrived is stored as shed and starts nothing. Until it is acknowledged an event is
-     * the broker's to deliver again: if this node stops first, nothing is lost.
+     * Admits and routes an event from the link on a worker of {@code workers}, then acknowledges
+     * it. Each gadget has its lane (one of {@code ringzero.link.workers}), drained by one worker at
+     * a time, which takes whatever has arrived by its turn (at most {@code ringzero.router.batch})
+     * into one transaction: alone, an event is a batch of one; under load, a batch shares one
+     * commit and one engine flush among its events. An event that waited longer than the router's
+     * shed bound since it arrived is stored as shed and starts nothing. Until it is acknowledged an
+     * event is the broker's to deliver again: if this node stops first, nothing is lost.
      */
-    public void admitSoon(IncomingEvent event, Runnable acknowledge, Runnable admitted, Executor lane) {
-        admitSoon(event, clock.instant(), acknowledge, admitted, lane);
+    public void admitSoon(IncomingEvent event, Runnable acknowledge, Runnable admitted, Executor workers) {
+        admitSoon(event, clock.instant(), acknowledge, admitted, workers);
     }
 
     /** As {@link #admitSoon(IncomingEvent, Runnable, Runnable, Executor)}, for an event that arrived at {@code arrivedAt}. */
-    void admitSoon(IncomingEvent event, Instant arrivedAt, Runnable acknowledge, Runnable admitted, Executor lane) {
-        arrivals.add(new Arrival(event, arrivedAt, acknowledge, admitted, lane));
-        lane.execute(this::admitArrived);
+    void admitSoon(IncomingEvent event, Instant arrivedAt, Runnable acknowledge, Runnable admitted, Executor workers) {
+        queue(new Arrival(event, arrivedAt, acknowledge, admitted, workers));
     }
 
-    private void admitArrived() {
-        List<Arrival> taken = new ArrayList<>(batchSize);
-        Arrival next;
-        while (taken.size() < batchSize && (next = arrivals.poll()) != null) {
-            taken.add(next);
+    private void queue(Arrival arrival) {
+        Lane lane = lanes[Math.floorMod(arrival.event().gadgetId().hashCode(), lanes.length)];
+        lane.arrivals.add(arrival);
+        if (lane.draining.compareAndSet(false, true)) {
+            try {
+                arrival.workers().execute(() -> drain(lane));
+            } catch (RuntimeException e) {
+                lane.draining.set(false); // shutting down: unacknowledged, the broker keeps the events
+                throw e;
+            }
         }
-        // one order for every batch: agents are locked in the order of their gadgets' events, so
-        // two batches rarely wait for each other's agents in a circle (only agents listening to
-        // several gadgets can); when they do, the database ends one, and its events go one by one
-        taken.sort(java.util.Comparator.comparing((Arrival arrival) -> arrival.event().gadgetId())
-                .thenComparing(Arrival::arrivedAt));
-        batch.run(taken, this::admitAndRouteNow, this::admitAlone);
+    }
+
+    /** Admits the lane's events, a batch at a time, until none is left; one drain per lane at a time. */
+    private void drain(Lane lane) {
+        try {
+            while (true) {
+                List<Arrival> taken = new ArrayList<>(batchSize);
+                Arrival next;
+                while (taken.size() < batchSize && (next = lane.arrivals.poll()) != null) {
+                    taken.add(next);
+                }
+                if (taken.isEmpty()) {
+                    lane.draining.set(false);
+                    // an event queued between the last poll and the reset finds the lane draining
+                    // and leaves it to us: look once more
+                    if (lane.arrivals.isEmpty() || !lane.draining.compareAndSet(false, true)) {
+                        return;
+                    }
+                    continue;
+                }
+                // one order for every batch: agents are locked in the order of their gadgets'
+                // events, so two batches rarely wait for each other's agents in a circle (only
+                // agents listening to several gadgets can); when they do, the database ends one,
+                // and its events go one by one
+                taken.sort(java.util.Comparator.comparing((Arrival arrival) -> arrival.event().gadgetId())
+                        .thenComparing(Arrival::arrivedAt));
+                batch.run(taken, this::admitAndRouteNow, this::admitAlone);
+            }
+        } catch (RuntimeException | Error e) {
+            lane.draining.set(false);
+            throw e;
+        }
     }
 
     /** In the lane's transaction: stores the event with its final state and routes (or sheds) it. */
@@ -154,10 +198,7 @@ public class EventAdmission {
             // the database is away or busy: the event stays the broker's until it is stored
             log.warn("admitting event {} from {} failed; tried again in {}: {}", arrival.event().deviceEventId(),
                     arrival.event().gadgetId(), RETRY_AFTER, e.toString());
-            scheduler.schedule(() -> {
-                arrivals.add(arrival);
-                arrival.lane().execute(this::admitArrived);
-            }, clock.instant().plus(RETRY_AFTER));
+            scheduler.schedule(() -> queue(arrival), clock.instant().plus(RETRY_AFTER));
             return;
         } catch (RuntimeException e) {
             // not the database being away: this event cannot be stored, and never will be
@@ -169,14 +210,24 @@ public class EventAdmission {
         settled(arrival, result);
     }
 
+    /** After the event is stored: never throws, so one event's follow-up cannot undo another's. */
     private void settled(Arrival arrival, Result result) {
-        count(result);
         try {
+            count(result);
             if (result instanceof Admitted) {
                 arrival.admitted().run();
             }
+        } catch (RuntimeException e) {
+            log.warn("after admitting event {} from {}: {}", arrival.event().deviceEventId(),
+                    arrival.event().gadgetId(), e.toString());
         } finally {
-            arrival.acknowledge().run();
+            try {
+                arrival.acknowledge().run();
+            } catch (RuntimeException e) {
+                // the connection dropped: the broker delivers the event again, and it is a duplicate
+                log.info("acknowledging event {} from {} failed: {}", arrival.event().deviceEventId(),
+                        arrival.event().gadgetId(), e.toString());
+            }
         }
     }
 

@@ -18,15 +18,18 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Routes an admitted event, in one transaction with marking it routed: every matching agent
- * gets a run, and an event that matched nothing goes to the owner's inbox (the main-chat
- * fallback). Events still {@code admitted} after a crash are routed by the recovery sweep.
+ * Routes an event: every matching agent gets a run, and an event that matched nothing goes to the
+ * owner's inbox (the main-chat fallback). A link event is routed in the transaction that admits
+ * it ({@link EventAdmission#admitSoon}); a REST event, or a link event that failed to route with
+ * its batch and alone, is admitted first and claimed here ({@code admitted → routed}) in one
+ * transaction with its routing. Events still {@code admitted} after a crash are routed by the
+ * recovery sweep.
  */
 @Service
 public class TriggerRouter {
 
     private static final Logger log = LoggerFactory.getLogger(TriggerRouter.class);
-    /** Younger unrouted events are probably being routed right now by the thread that admitted them. */
+    /** Younger unrouted events are probably being routed right now by the thread that admitted them (REST). */
     private static final Duration RECOVERY_GRACE = Duration.ofSeconds(2);
     /** Shedding is logged once per interval (with a count), not once per event. */
     private static final Duration SHED_REPORT_EVERY = Duration.ofSeconds(10);

@@ -21,6 +21,8 @@ import org.springframework.stereotype.Component;
 @Component
 public class EngineBatch {
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(EngineBatch.class);
+
     private final ProcessEngineConfigurationImpl engine;
     private final TransactionReads reads;
 
@@ -49,7 +51,12 @@ public class EngineBatch {
             try {
                 inOneCommand(List.of(item), work);
             } catch (RuntimeException e) {
-                failed.accept(item, e);
+                try {
+                    failed.accept(item, e);
+                } catch (RuntimeException alsoFailed) {
+                    // the next items still get their turn
+                    log.error("an item of a batch failed, and so did its fallback: {}", alsoFailed.toString());
+                }
             }
         }
     }

@@ -17,7 +17,7 @@ import org.springframework.stereotype.Component;
  * name and wakes nothing.
  */
 @Component
-public class RunAnswerWakeups implements Dispatcher.AnswerListener {
+public class RunAnswerWakeups implements Dispatcher.RunWake {
 
     private final RuntimeService runtime;
     private final ProcessEngineConfigurationImpl engine;

@@ -36,6 +36,12 @@ class GadgetLinkTest extends PlatformTest {
     @Autowired
     GadgetStore gadgetStore;
     @Autowired
+    @org.springframework.beans.factory.annotation.Qualifier("mqttClientManager")
+    org.springframework.integration.mqtt.core.Mqttv3ClientManager inboundClients;
+    @Autowired
+    @org.springframework.beans.factory.annotation.Qualifier("mqttAnswersClientManager")
+    org.springframework.integration.mqtt.core.Mqttv3ClientManager answerClients;
+    @Autowired
     org.springframework.jdbc.core.simple.JdbcClient jdbc;
 
     private Boards boards;
@@ -183,6 +189,14 @@ class GadgetLinkTest extends PlatformTest {
 
         assertThatExceptionOfType(BoardLinkException.class).isThrownBy(() ->
                 new DeskBot(new LinkConfig(config.brokerUrl(), config.gadgetId(), "wrong-password")).start());
+    }
+
+    @Test
+    void theInboundConnectionLeavesTheAcknowledgementOfEventsToAdmission() {
+        // Paho acknowledges a message when its handler returns unless its client was made with
+        // manual acks, which only the client manager sets (the adapter's flag only adds a header)
+        assertThat(inboundClients.isManualAcks()).isTrue();
+        assertThat(answerClients.isManualAcks()).as("answers are acknowledged when handed to their lane").isFalse();
     }
 
     @Test
