@@ -92,7 +92,7 @@ public class EventAdmission {
 
     EventAdmission(JdbcClient jdbc, ObjectMapper json, MeterRegistry meters, Clock clock, TriggerRouter router,
             EngineBatch batch, TaskScheduler scheduler, @Value("${ringzero.router.batch:8}") int batchSize,
-            @Value("${ringzero.link.workers:3}") int lanes) {
+            @Value("${ringzero.router.lanes:16}") int lanes) {
         this.jdbc = jdbc;
         this.canonical = json.copy().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
         this.meters = meters;
@@ -107,8 +107,9 @@ public class EventAdmission {
 
     /**
      * Admits and routes an event from the link on a worker of {@code workers}, then acknowledges
-     * it. Each gadget has its lane (one of {@code ringzero.link.workers}), drained by one worker at
-     * a time, which takes whatever has arrived by its turn (at most {@code ringzero.router.batch})
+     * it. Each gadget has its lane (one of {@code ringzero.router.lanes}; more lanes than workers, so
+     * a free worker seldom waits for a busy lane), drained by one worker at a time, which takes
+     * whatever has arrived by its turn (at most {@code ringzero.router.batch})
      * into one transaction: alone, an event is a batch of one; under load, a batch shares one
      * commit and one engine flush among its events. An event that waited longer than the router's
      * shed bound since it arrived is stored as shed and starts nothing. Until it is acknowledged an
