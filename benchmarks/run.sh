@@ -3,7 +3,7 @@
 #
 #   benchmarks/run.sh [--gadgets 200] [--agents 200] [--rate 100] [--seconds 60] [--warmup 30]
 #                     [--drain 30] [--floor-seconds 10] [--gate-samples 20] [--label NAME]
-#                     [--jfr] [--skip-build] [--platform-jvm-opts "-Xmx512m ..."]
+#                     [--jfr] [--skip-build] [--platform-jvm-opts "-Xmx512m"]
 #                     [--http-port 18860] [--mqtt-port 18861] [--db ringzero_bench]
 #
 # Builds the firmware stubs, the platform (into /tmp/bench-platform-target, never ./target) and the
@@ -12,13 +12,16 @@
 # as a child process (profiles postgres,mosquitto); waits for /actuator/health; runs the harness
 # (dev.ringzero.bench.LoadBench); stops what it started. Result JSON, platform log and (with --jfr) the
 # JFR recording and its summary land in benchmarks/results/. Exit status 0 only with zero losses.
+# The platform runs with a 512 MiB heap (-Xmx512m, as the README says to run it in production): without a
+# cap the JVM may grow its heap to a quarter of the machine's memory, and the RSS it reports says
+# more about that choice than about the platform. --platform-jvm-opts replaces these options.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 
 gadgets=200 agents=200 rate=100 seconds=60 warmup=30
 http_port=18860 mqtt_port=18861 db=ringzero_bench
-jfr=false skip_build=false jvm_opts="" label=""
+jfr=false skip_build=false jvm_opts="-Xmx512m" label=""
 build_dir=${RINGZERO_BENCH_BUILD_DIR:-/tmp/bench-platform-target}
 pass=()
 while [ $# -gt 0 ]; do
