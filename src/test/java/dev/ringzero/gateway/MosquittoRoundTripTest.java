@@ -9,7 +9,10 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import dev.ringzero.support.RealServices;
+import org.eclipse.paho.client.mqttv3.IMqttDeliveryToken;
 import org.eclipse.paho.client.mqttv3.IMqttMessageListener;
+import org.eclipse.paho.client.mqttv3.MqttCallback;
+import org.eclipse.paho.client.mqttv3.MqttMessage;
 import org.eclipse.paho.client.mqttv3.MqttClient;
 import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
 import org.eclipse.paho.client.mqttv3.MqttException;
@@ -49,6 +52,70 @@ class MosquittoRoundTripTest {
         assertThat(received.poll(5, TimeUnit.SECONDS)).isEqualTo("ping");
         client.disconnect();
         client.close();
+    }
+
+    /**
+     * What the link's inbound connection relies on (manual acks, a persistent session): an event
+     * it has not acknowledged, because it was not stored yet when the connection went, is
+     * delivered again to the next connection of that session; once acknowledged, never again.
+     */
+    @Test
+    void aMessageLeftUnacknowledgedIsDeliveredAgainAfterAReconnectAndNotOnceAcknowledged() throws Exception {
+        String clientId = "ringzero-platform-acks-" + System.nanoTime();
+        String topic = "ringzero/v1/acks-" + System.nanoTime();
+        BlockingQueue<MqttMessage> received = new ArrayBlockingQueue<>(10);
+        MqttClient first = persistentSession(clientId, received);
+        first.subscribe(topic, 1);
+        MqttClient publisher = connect("ringzero-platform-pub-" + System.nanoTime(), "ringzero-platform",
+                RealServices.MQTT_SERVICE_PASSWORD);
+        publisher.publish(topic, "shaken".getBytes(StandardCharsets.UTF_8), 1, false);
+        assertThat(received.poll(5, TimeUnit.SECONDS)).isNotNull(); // ...and left unacknowledged
+        first.disconnectForcibly(0, 1000);
+        first.close();
+
+        MqttClient second = persistentSession(clientId, received);
+        MqttMessage again = received.poll(5, TimeUnit.SECONDS);
+        assertThat(again).as("delivered again to the session's next connection").isNotNull();
+        assertThat(new String(again.getPayload(), StandardCharsets.UTF_8)).isEqualTo("shaken");
+        second.messageArrivedComplete(again.getId(), again.getQos());
+        Thread.sleep(200); // the acknowledgement reaches the broker before the connection goes
+        second.disconnect();
+        second.close();
+
+        MqttClient third = persistentSession(clientId, received);
+        assertThat(received.poll(1, TimeUnit.SECONDS)).as("acknowledged: never delivered again").isNull();
+        third.disconnect();
+        third.close();
+        publisher.disconnect();
+        publisher.close();
+        connect(clientId, "ringzero-platform", RealServices.MQTT_SERVICE_PASSWORD).disconnect(); // clean session
+    }
+
+    /** As the platform's inbound client: persistent session, acknowledgements by hand. */
+    private static MqttClient persistentSession(String clientId, BlockingQueue<MqttMessage> received)
+            throws MqttException {
+        MqttClient client = new MqttClient(RealServices.mqttUrl(), clientId, new MemoryPersistence());
+        client.setManualAcks(true);
+        client.setCallback(new MqttCallback() {
+            @Override
+            public void connectionLost(Throwable cause) {
+            }
+
+            @Override
+            public void messageArrived(String topic, MqttMessage message) {
+                received.add(message);
+            }
+
+            @Override
+            public void deliveryComplete(IMqttDeliveryToken token) {
+            }
+        });
+        MqttConnectOptions options = new MqttConnectOptions();
+        options.setCleanSession(false);
+        options.setUserName("ringzero-platform");
+        options.setPassword(RealServices.MQTT_SERVICE_PASSWORD.toCharArray());
+        client.connect(options);
+        return client;
     }
 
     @Test
