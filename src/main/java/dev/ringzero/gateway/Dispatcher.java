@@ -230,18 +230,24 @@ public class Dispatcher {
         while (taken.size() < batchSize && (next = arrived.poll()) != null) {
             taken.add(next);
         }
-        batch.run(taken, this::settle, this::settleAlone);
+        List<Answered> committed = new java.util.concurrent.CopyOnWriteArrayList<>();
+        batch.run(taken, answer -> settle(answer, committed), this::settleAlone);
+        // told once no transaction is open any more: a listener's work (a gate's settlement and
+        // its continuation) needs transactions of its own, which a finished one cannot give
+        for (Answered answered : committed) {
+            complete(answered);
+            tell(answered);
+        }
     }
 
-    /** In the lane's transaction: records the answer and wakes its run; the rest after the commit. */
-    private void settle(Arrived answer) {
+    /** In the lane's transaction: records the answer and wakes its run; {@code committed} once it commits. */
+    private void settle(Arrived answer, List<Answered> committed) {
         record(answer).ifPresent(answered -> {
             wake(answered);
             TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
                 @Override
                 public void afterCommit() {
-                    complete(answered);
-                    tell(answered);
+                    committed.add(answered);
                 }
             });
         });

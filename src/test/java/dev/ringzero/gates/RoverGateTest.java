@@ -318,6 +318,22 @@ class RoverGateTest extends PlatformTest {
         assertThat(continuation.at("/trigger/gate/note").asText()).isEqualTo("stay");
     }
 
+    @Test
+    void aGateSettledByTheDevicesAnswerWakesAnAgentThatAskedForIt() {
+        String agent = Agents.create(alice, patrol(rover.gadgetId(), true));
+        String gateId = proposeDrive(agent);
+
+        alice.post("/api/v1/gates/" + gateId + "/approve", "{\"note\":\"go\"}");
+
+        awaitState(gateId, "executed"); // settled on the rover's link.result, on the answer lane
+        Awaitility.await().atMost(WAIT).until(() -> Agents.runs(alice, agent).stream()
+                .anyMatch(run -> "continuation".equals(run.path("triggerKind").asText())));
+        JsonNode continuation = Agents.runs(alice, agent).stream()
+                .filter(run -> "continuation".equals(run.path("triggerKind").asText())).findFirst().orElseThrow();
+        assertThat(continuation.at("/trigger/gate/id").asText()).isEqualTo(gateId);
+        assertThat(continuation.at("/trigger/gate/state").asText()).isEqualTo("executed");
+    }
+
     private <T> T asUser(String userId, Supplier<T> action) {
         List<String> groups = identityService.createGroupQuery().groupMember(userId).list().stream()
                 .map(group -> group.getId()).toList();
