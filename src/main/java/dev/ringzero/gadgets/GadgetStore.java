@@ -50,9 +50,11 @@ public class GadgetStore {
     /**
      * The gadget's pairing, for the link's check of every message it sends: read from the
      * database at most once per {@code ringzero.link.pairing-ttl} (5 s) per gadget, not once per
-     * message. Pairing and unpairing on this node take effect at once; on another node of a
-     * cluster within the TTL (unpairing also takes the gadget's login off the broker). Only paired
-     * gadgets are remembered, so an unknown id costs a read each time and takes no memory.
+     * message. Pairing and unpairing on this node are seen at once (a check that read the old row
+     * while the write committed may keep it for the TTL); on another node of a cluster within the
+     * TTL. Unpairing also takes the gadget's login off the broker, and dispatch reads the gadget
+     * afresh. Only paired gadgets are remembered, so an unknown id costs a read each time and
+     * takes no memory.
      */
     public Optional<Pairing> pairing(String id) {
         long now = System.nanoTime();

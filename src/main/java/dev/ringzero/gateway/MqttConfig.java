@@ -98,7 +98,42 @@ class MqttConfig {
         return clientManager(settings, password, settings.clientId() + "-answers", false);
     }
 
-    private static Mqttv3ClientManager clientManager(MqttSettings settings, String password, String clientId,
+    /**
+     * A client manager that hands the adapter what no subscription's listener took. Paho gives a
+     * message to the listener whose topic filter matches it, and no filter of a shared subscription
+     * ({@code $share/group/…}, {@code ringzero.mqtt.shared-group}) matches any topic: its messages
+     * go to the client's callback, the manager, which would drop them (and, with manual acks,
+     * never acknowledge them, so the broker would stop delivering once its window is full).
+     */
+    static final class LinkClientManager extends Mqttv3ClientManager {
+
+        private volatile org.eclipse.paho.client.mqttv3.MqttCallback unmatched;
+
+        LinkClientManager(MqttConnectOptions options, String clientId) {
+            super(options, clientId);
+        }
+
+        void deliverUnmatchedTo(org.eclipse.paho.client.mqttv3.MqttCallback adapter) {
+            this.unmatched = adapter;
+        }
+
+        @Override
+        public void messageArrived(String topic, org.eclipse.paho.client.mqttv3.MqttMessage message) {
+            org.eclipse.paho.client.mqttv3.MqttCallback adapter = unmatched;
+            if (adapter == null) {
+                return;
+            }
+            try {
+                adapter.messageArrived(topic, message);
+            } catch (RuntimeException e) {
+                throw e; // as from the adapter's own listener: Paho drops the connection, the broker redelivers
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    private static LinkClientManager clientManager(MqttSettings settings, String password, String clientId,
             boolean cleanSession) {
         MqttConnectOptions options = new MqttConnectOptions();
         options.setServerURIs(new String[] {settings.url()});
@@ -111,7 +146,7 @@ class MqttConfig {
         options.setCleanSession(cleanSession);
         options.setMaxInflight(1_000);
         options.setKeepAliveInterval(30);
-        Mqttv3ClientManager manager = new Mqttv3ClientManager(options, clientId);
+        LinkClientManager manager = new LinkClientManager(options, clientId);
         manager.setPersistence(new org.eclipse.paho.client.mqttv3.persist.MemoryPersistence());
         return manager;
     }
@@ -129,13 +164,16 @@ class MqttConfig {
         dynsec.ifPresent(access -> topics.add(DynsecBrokerAccess.RESPONSE_TOPIC));
         MqttPahoMessageDrivenChannelAdapter adapter = inboundAdapter(manager, topics);
         adapter.setManualAcks(true); // hands the handler the acknowledgement (see mqttClientManager)
+        ((LinkClientManager) manager).deliverUnmatchedTo(adapter);
         return adapter;
     }
 
     @Bean
     MqttPahoMessageDrivenChannelAdapter linkAnswersAdapter(
             @Qualifier("mqttAnswersClientManager") Mqttv3ClientManager manager, MqttSettings settings) {
-        return inboundAdapter(manager, subscriptions(settings, Topics.ANSWERS));
+        MqttPahoMessageDrivenChannelAdapter adapter = inboundAdapter(manager, subscriptions(settings, Topics.ANSWERS));
+        ((LinkClientManager) manager).deliverUnmatchedTo(adapter);
+        return adapter;
     }
 
     private static List<String> subscriptions(MqttSettings settings, String[] filters) {
@@ -188,10 +226,10 @@ class MqttConfig {
 
     /**
      * Workers for the events of the inbound connection, which must not wait on its single thread:
-     * admitting and routing them (process starts), one lane per worker, each gadget always on the
-     * same lane (see {@link dev.ringzero.router.EventAdmission#admitSoon}). Bounded; when full, the
-     * link's thread does the work itself, which slows reading from the broker (back-pressure,
-     * nothing dropped).
+     * admitting and routing them (process starts). They drain the admission lanes, each gadget
+     * always on the same lane (see {@link dev.ringzero.router.EventAdmission#admitSoon}), so at
+     * most one task per lane waits here; events beyond the workers wait, unacknowledged, in their
+     * lanes and in the broker.
      */
     @Bean(destroyMethod = "shutdown")
     java.util.concurrent.ExecutorService linkWorkers(

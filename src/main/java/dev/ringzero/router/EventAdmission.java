@@ -128,44 +128,49 @@ public class EventAdmission {
         Lane lane = lanes[Math.floorMod(arrival.event().gadgetId().hashCode(), lanes.length)];
         lane.arrivals.add(arrival);
         if (lane.draining.compareAndSet(false, true)) {
-            try {
-                arrival.workers().execute(() -> drain(lane));
-            } catch (RuntimeException e) {
-                lane.draining.set(false); // shutting down: unacknowledged, the broker keeps the events
-                throw e;
-            }
+            submit(lane, arrival.workers());
         }
     }
 
-    /** Admits the lane's events, a batch at a time, until none is left; one drain per lane at a time. */
-    private void drain(Lane lane) {
+    private void submit(Lane lane, Executor workers) {
         try {
-            while (true) {
-                List<Arrival> taken = new ArrayList<>(batchSize);
-                Arrival next;
-                while (taken.size() < batchSize && (next = lane.arrivals.poll()) != null) {
-                    taken.add(next);
-                }
-                if (taken.isEmpty()) {
-                    lane.draining.set(false);
-                    // an event queued between the last poll and the reset finds the lane draining
-                    // and leaves it to us: look once more
-                    if (lane.arrivals.isEmpty() || !lane.draining.compareAndSet(false, true)) {
-                        return;
-                    }
-                    continue;
-                }
-                // one order for every batch: agents are locked in the order of their gadgets'
-                // events, so two batches rarely wait for each other's agents in a circle (only
-                // agents listening to several gadgets can); when they do, the database ends one,
-                // and its events go one by one
-                taken.sort(java.util.Comparator.comparing((Arrival arrival) -> arrival.event().gadgetId())
-                        .thenComparing(Arrival::arrivedAt));
-                batch.run(taken, this::admitAndRouteNow, this::admitAlone);
-            }
-        } catch (RuntimeException | Error e) {
+            workers.execute(() -> drain(lane, workers));
+        } catch (RuntimeException e) {
+            // shutting down: the lane's events stay unacknowledged, and the broker keeps them
             lane.draining.set(false);
-            throw e;
+            log.info("admission lane not drained (shutting down?): {}", e.toString());
+        }
+    }
+
+    /**
+     * Admits one batch of the lane's events, then hands the worker back: a lane with more to do
+     * queues behind the other lanes' turns instead of keeping the worker, so one busy gadget
+     * never makes the others wait. Only one drain per lane at a time (its {@code draining} flag).
+     */
+    private void drain(Lane lane, Executor workers) {
+        try {
+            List<Arrival> taken = new ArrayList<>(batchSize);
+            Arrival next;
+            while (taken.size() < batchSize && (next = lane.arrivals.poll()) != null) {
+                taken.add(next);
+            }
+            // one order for every batch: agents are locked in the order of their gadgets' events,
+            // so two batches rarely wait for each other's agents in a circle (only agents listening
+            // to several gadgets can); when they do, the database ends one, and its events go one
+            // by one
+            taken.sort(java.util.Comparator.comparing((Arrival arrival) -> arrival.event().gadgetId())
+                    .thenComparing(Arrival::arrivedAt));
+            batch.run(taken, this::admitAndRouteNow, this::admitAlone);
+        } catch (RuntimeException | Error e) {
+            // not an event's failure (those are handled in the batch): its events stay
+            // unacknowledged, for the broker to deliver again
+            log.error("admission lane failed: {}", e.toString());
+        } finally {
+            lane.draining.set(false);
+            // whatever arrived meanwhile found the lane draining and left it to this turn
+            if (!lane.arrivals.isEmpty() && lane.draining.compareAndSet(false, true)) {
+                submit(lane, workers);
+            }
         }
     }
 

@@ -91,6 +91,50 @@ class MosquittoRoundTripTest {
         connect(clientId, "ringzero-platform", RealServices.MQTT_SERVICE_PASSWORD).disconnect(); // clean session
     }
 
+    @Test
+    void aSharedSubscriptionsMessagesReachTheAdapterThroughTheLinkClientManager() throws Exception {
+        String topic = "ringzero/v1/shared-" + System.nanoTime();
+        MqttConnectOptions options = new MqttConnectOptions();
+        options.setServerURIs(new String[] {RealServices.mqttUrl()});
+        options.setUserName("ringzero-platform");
+        options.setPassword(RealServices.MQTT_SERVICE_PASSWORD.toCharArray());
+        MqttConfig.LinkClientManager manager = new MqttConfig.LinkClientManager(options,
+                "ringzero-platform-shared-" + System.nanoTime());
+        manager.setPersistence(new MemoryPersistence());
+        BlockingQueue<String> toAdapter = new ArrayBlockingQueue<>(10);
+        BlockingQueue<String> toListener = new ArrayBlockingQueue<>(10);
+        manager.deliverUnmatchedTo(new MqttCallback() {
+            @Override
+            public void connectionLost(Throwable cause) {
+            }
+
+            @Override
+            public void messageArrived(String arrivedOn, MqttMessage message) {
+                toAdapter.add(arrivedOn);
+            }
+
+            @Override
+            public void deliveryComplete(IMqttDeliveryToken token) {
+            }
+        });
+        manager.start();
+        try {
+            manager.getClient().subscribe(new String[] {"$share/ringzero/" + topic}, new int[] {1}, null, null,
+                    new IMqttMessageListener[] {(arrivedOn, message) -> toListener.add(arrivedOn)})
+                    .waitForCompletion(5_000);
+            MqttClient publisher = connect("ringzero-platform-pub-" + System.nanoTime(), "ringzero-platform",
+                    RealServices.MQTT_SERVICE_PASSWORD);
+            publisher.publish(topic, "shaken".getBytes(StandardCharsets.UTF_8), 1, false);
+            publisher.disconnect();
+            publisher.close();
+
+            assertThat(toAdapter.poll(5, TimeUnit.SECONDS)).as("handed to the adapter").isEqualTo(topic);
+            assertThat(toListener).as("Paho matches no listener to a shared subscription").isEmpty();
+        } finally {
+            manager.stop();
+        }
+    }
+
     /** As the platform's inbound client: persistent session, acknowledgements by hand. */
     private static MqttClient persistentSession(String clientId, BlockingQueue<MqttMessage> received)
             throws MqttException {

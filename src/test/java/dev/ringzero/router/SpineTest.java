@@ -287,6 +287,30 @@ class SpineTest extends OwnerWithDeskBotTest {
     }
 
     @Test
+    void aLaneWithMoreThanABatchGivesItsWorkerBackAndQueuesItsNextTurn() {
+        java.util.List<Runnable> workers = new java.util.ArrayList<>();
+        java.util.List<String> acknowledged = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.List<String> eventIds = new java.util.ArrayList<>();
+        for (int i = 0; i < 10; i++) { // one gadget: one lane; a batch is 8
+            String eventId = "many-" + i + "-" + System.nanoTime();
+            eventIds.add(eventId);
+            admission.admitSoon(new IncomingEvent(bot.gadgetId(), alice.accountId(), eventId, "picked_up",
+                    new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode().put("seq", i), "mqtt"),
+                    () -> acknowledged.add(eventId), () -> { }, workers::add);
+        }
+        assertThat(workers).hasSize(1);
+
+        workers.get(0).run();
+        assertThat(acknowledged).as("one batch, then the worker is handed back").hasSize(8);
+        assertThat(workers).as("the lane's next turn is queued").hasSize(2);
+        workers.get(1).run();
+
+        assertThat(acknowledged).containsExactlyElementsOf(eventIds); // in the order they arrived
+        assertThat(stored(eventIds)).hasSize(10).containsOnly("routed");
+        assertThat(workers).hasSize(2);
+    }
+
+    @Test
     void anEventRepeatedInOneBatchIsStoredOnceAndBothCopiesAreAcknowledged() {
         String agentId = createAgent(Definitions.showTextWhenShaken(bot.gadgetId(), "{\"runsPerHour\":100}", "parallel"));
         java.util.List<Runnable> lane = new java.util.ArrayList<>();
