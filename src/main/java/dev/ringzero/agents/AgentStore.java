@@ -104,11 +104,17 @@ public class AgentStore {
                 .params(id, revision).query(String.class).optional();
     }
 
-    /** Enabled agents whose current revision has a gadget.event trigger for this gadget and event. */
+    /**
+     * Agents (not deleted) whose current revision has a gadget.event trigger for this gadget and
+     * event, in id order. Their rows come with the answer, and are what {@link #find} gives for the
+     * rest of the transaction: routing reads each agent once, not once to find it and once more.
+     */
     public List<String> agentsListening(String gadgetId, String event) {
-        return jdbc.sql("select distinct t.agent_id from rz_agent_trigger t join rz_agent a on a.id = t.agent_id "
-                        + "where t.gadget_id = ? and t.event = ? and not a.deleted order by t.agent_id")
-                .params(gadgetId, event).query(String.class).list();
+        List<Agent> agents = jdbc.sql("select " + COLUMNS + " from rz_agent where not deleted and id in "
+                        + "(select agent_id from rz_agent_trigger where gadget_id = ? and event = ?) order by id")
+                .params(gadgetId, event).query(AgentStore::map).list();
+        agents.forEach(agent -> reads.put(key(agent.id()), Optional.of(agent)));
+        return agents.stream().map(Agent::id).toList();
     }
 
     private void insertRevision(String id, int revision, String specJson, Instant at) {
