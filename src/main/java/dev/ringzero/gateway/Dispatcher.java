@@ -225,11 +225,7 @@ public class Dispatcher {
      */
     void onResult(String gadgetId, JsonNode envelope) {
         arrived.add(new Arrived(gadgetId, envelope));
-        List<Arrived> taken = new java.util.ArrayList<>(batchSize);
-        Arrived next;
-        while (taken.size() < batchSize && (next = arrived.poll()) != null) {
-            taken.add(next);
-        }
+        List<Arrived> taken = EngineBatch.take(arrived, batchSize);
         List<Answered> committed = new java.util.concurrent.CopyOnWriteArrayList<>();
         batch.run(taken, answer -> settle(answer, committed), this::settleAlone);
         // told once no transaction is open any more: a listener's work (a gate's settlement and
@@ -312,7 +308,6 @@ public class Dispatcher {
                 .param(id).query(String.class).optional().orElse(null);
         return java.util.Optional.of(new Answered(id, runId, outcome));
     }
-
 
     /** Hands the outcome to a caller on this node that {@link #await awaits} it. */
     private void complete(Answered answered) {

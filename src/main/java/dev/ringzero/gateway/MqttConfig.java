@@ -68,9 +68,9 @@ class MqttConfig {
      * (the client manager, not the adapter, tells Paho so).
      */
     @Bean
-    Mqttv3ClientManager mqttClientManager(MqttSettings settings, @Qualifier("mqttServicePassword") String password,
+    LinkClientManager mqttClientManager(MqttSettings settings, @Qualifier("mqttServicePassword") String password,
             java.util.Optional<EmbeddedBroker> embedded) {
-        Mqttv3ClientManager manager = clientManager(settings, password, settings.clientId(), false);
+        LinkClientManager manager = clientManager(settings, password, settings.clientId(), false);
         manager.setManualAcks(true);
         return manager;
     }
@@ -93,7 +93,7 @@ class MqttConfig {
      * a completed command into an unknown one.
      */
     @Bean
-    Mqttv3ClientManager mqttAnswersClientManager(MqttSettings settings,
+    LinkClientManager mqttAnswersClientManager(MqttSettings settings,
             @Qualifier("mqttServicePassword") String password, java.util.Optional<EmbeddedBroker> embedded) {
         return clientManager(settings, password, settings.clientId() + "-answers", false);
     }
@@ -157,22 +157,22 @@ class MqttConfig {
     }
 
     @Bean
-    MqttPahoMessageDrivenChannelAdapter linkInboundAdapter(@Qualifier("mqttClientManager") Mqttv3ClientManager manager,
+    MqttPahoMessageDrivenChannelAdapter linkInboundAdapter(@Qualifier("mqttClientManager") LinkClientManager manager,
             MqttSettings settings,
             java.util.Optional<DynsecBrokerAccess> dynsec) {
         List<String> topics = subscriptions(settings, Topics.INBOUND);
         dynsec.ifPresent(access -> topics.add(DynsecBrokerAccess.RESPONSE_TOPIC));
         MqttPahoMessageDrivenChannelAdapter adapter = inboundAdapter(manager, topics);
         adapter.setManualAcks(true); // hands the handler the acknowledgement (see mqttClientManager)
-        ((LinkClientManager) manager).deliverUnmatchedTo(adapter);
+        manager.deliverUnmatchedTo(adapter);
         return adapter;
     }
 
     @Bean
     MqttPahoMessageDrivenChannelAdapter linkAnswersAdapter(
-            @Qualifier("mqttAnswersClientManager") Mqttv3ClientManager manager, MqttSettings settings) {
+            @Qualifier("mqttAnswersClientManager") LinkClientManager manager, MqttSettings settings) {
         MqttPahoMessageDrivenChannelAdapter adapter = inboundAdapter(manager, subscriptions(settings, Topics.ANSWERS));
-        ((LinkClientManager) manager).deliverUnmatchedTo(adapter);
+        manager.deliverUnmatchedTo(adapter);
         return adapter;
     }
 

@@ -4,7 +4,6 @@ import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.UUID;
@@ -149,11 +148,7 @@ public class EventAdmission {
      */
     private void drain(Lane lane, Executor workers) {
         try {
-            List<Arrival> taken = new ArrayList<>(batchSize);
-            Arrival next;
-            while (taken.size() < batchSize && (next = lane.arrivals.poll()) != null) {
-                taken.add(next);
-            }
+            List<Arrival> taken = EngineBatch.take(lane.arrivals, batchSize);
             // one order for every batch: agents are locked in the order of their gadgets' events,
             // so two batches rarely wait for each other's agents in a circle (only agents listening
             // to several gadgets can); when they do, the database ends one, and its events go one

@@ -83,8 +83,8 @@ public class TriggerRouter {
     }
 
     /**
-     * Routes an event stored in the caller's transaction with its final state ({@code routed}, or
-     * {@code shed} if it was {@link #overdue}): nobody else can have it, so there is nothing to claim.
+     * Routes an event that the caller's transaction holds with its final state ({@code routed}, or
+     * {@code shed} if it was {@link #overdue}): stored so by admission, or claimed so here.
      */
     void routeAdmitted(StoredEvent event, boolean shed) {
         if (shed) {
@@ -107,13 +107,9 @@ public class TriggerRouter {
     /** Routes the event, or sheds it if it waited too long; in the caller's transaction, if any. */
     private void routeOrShed(StoredEvent event) {
         transactions.executeWithoutResult(status -> {
-            Duration waited = Duration.between(event.receivedAt(), clock.instant());
-            if (waited.compareTo(shedAfter) > 0) {
-                if (claimed(event.id(), "shed")) {
-                    shed(event, waited);
-                }
-            } else if (claimed(event.id(), "routed")) {
-                routeClaimed(event);
+            boolean overdue = overdue(event.receivedAt());
+            if (claimed(event.id(), overdue ? "shed" : "routed")) {
+                routeAdmitted(event, overdue);
             }
         });
     }

@@ -31,6 +31,16 @@ public class EngineBatch {
         this.reads = reads;
     }
 
+    /** Takes what has queued up, at most {@code max} items: a lane worker's next batch. */
+    public static <T> List<T> take(java.util.Queue<T> queue, int max) {
+        List<T> taken = new java.util.ArrayList<>(max);
+        T next;
+        while (taken.size() < max && (next = queue.poll()) != null) {
+            taken.add(next);
+        }
+        return taken;
+    }
+
     /**
      * Does {@code work} for every item in one command; on failure, for each item in a command of
      * its own, telling {@code failed} of each item that fails alone too.

@@ -309,10 +309,7 @@ class RoverGateTest extends PlatformTest {
 
         alice.post("/api/v1/gates/" + gateId + "/deny", "{\"note\":\"stay\"}");
 
-        Awaitility.await().atMost(WAIT).until(() -> Agents.runs(alice, agent).stream()
-                .anyMatch(run -> "continuation".equals(run.path("triggerKind").asText())));
-        JsonNode continuation = Agents.runs(alice, agent).stream()
-                .filter(run -> "continuation".equals(run.path("triggerKind").asText())).findFirst().orElseThrow();
+        JsonNode continuation = awaitContinuation(agent);
         assertThat(continuation.at("/trigger/gate/id").asText()).isEqualTo(gateId);
         assertThat(continuation.at("/trigger/gate/state").asText()).isEqualTo("denied");
         assertThat(continuation.at("/trigger/gate/note").asText()).isEqualTo("stay");
@@ -326,12 +323,17 @@ class RoverGateTest extends PlatformTest {
         alice.post("/api/v1/gates/" + gateId + "/approve", "{\"note\":\"go\"}");
 
         awaitState(gateId, "executed"); // settled on the rover's link.result, on the answer lane
-        Awaitility.await().atMost(WAIT).until(() -> Agents.runs(alice, agent).stream()
-                .anyMatch(run -> "continuation".equals(run.path("triggerKind").asText())));
-        JsonNode continuation = Agents.runs(alice, agent).stream()
-                .filter(run -> "continuation".equals(run.path("triggerKind").asText())).findFirst().orElseThrow();
+        JsonNode continuation = awaitContinuation(agent);
         assertThat(continuation.at("/trigger/gate/id").asText()).isEqualTo(gateId);
         assertThat(continuation.at("/trigger/gate/state").asText()).isEqualTo("executed");
+    }
+
+    /** The agent's first run started by a resolved gate (its continuation), once there is one. */
+    private JsonNode awaitContinuation(String agent) {
+        Awaitility.await().atMost(WAIT).until(() -> Agents.runs(alice, agent).stream()
+                .anyMatch(run -> "continuation".equals(run.path("triggerKind").asText())));
+        return Agents.runs(alice, agent).stream()
+                .filter(run -> "continuation".equals(run.path("triggerKind").asText())).findFirst().orElseThrow();
     }
 
     private <T> T asUser(String userId, Supplier<T> action) {

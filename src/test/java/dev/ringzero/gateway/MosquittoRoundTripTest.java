@@ -103,20 +103,7 @@ class MosquittoRoundTripTest {
         manager.setPersistence(new MemoryPersistence());
         BlockingQueue<String> toAdapter = new ArrayBlockingQueue<>(10);
         BlockingQueue<String> toListener = new ArrayBlockingQueue<>(10);
-        manager.deliverUnmatchedTo(new MqttCallback() {
-            @Override
-            public void connectionLost(Throwable cause) {
-            }
-
-            @Override
-            public void messageArrived(String arrivedOn, MqttMessage message) {
-                toAdapter.add(arrivedOn);
-            }
-
-            @Override
-            public void deliveryComplete(IMqttDeliveryToken token) {
-            }
-        });
+        manager.deliverUnmatchedTo(onMessage((arrivedOn, message) -> toAdapter.add(arrivedOn)));
         manager.start();
         try {
             manager.getClient().subscribe(new String[] {"$share/ringzero/" + topic}, new int[] {1}, null, null,
@@ -135,25 +122,30 @@ class MosquittoRoundTripTest {
         }
     }
 
-    /** As the platform's inbound client: persistent session, acknowledgements by hand. */
-    private static MqttClient persistentSession(String clientId, BlockingQueue<MqttMessage> received)
-            throws MqttException {
-        MqttClient client = new MqttClient(RealServices.mqttUrl(), clientId, new MemoryPersistence());
-        client.setManualAcks(true);
-        client.setCallback(new MqttCallback() {
+    /** A client callback that hands each message to {@code handler} and ignores the rest. */
+    private static MqttCallback onMessage(java.util.function.BiConsumer<String, MqttMessage> handler) {
+        return new MqttCallback() {
             @Override
             public void connectionLost(Throwable cause) {
             }
 
             @Override
             public void messageArrived(String topic, MqttMessage message) {
-                received.add(message);
+                handler.accept(topic, message);
             }
 
             @Override
             public void deliveryComplete(IMqttDeliveryToken token) {
             }
-        });
+        };
+    }
+
+    /** As the platform's inbound client: persistent session, acknowledgements by hand. */
+    private static MqttClient persistentSession(String clientId, BlockingQueue<MqttMessage> received)
+            throws MqttException {
+        MqttClient client = new MqttClient(RealServices.mqttUrl(), clientId, new MemoryPersistence());
+        client.setManualAcks(true);
+        client.setCallback(onMessage((topic, message) -> received.add(message)));
         MqttConnectOptions options = new MqttConnectOptions();
         options.setCleanSession(false);
         options.setUserName("ringzero-platform");
