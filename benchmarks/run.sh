@@ -5,10 +5,14 @@
 #                     [--drain 30] [--floor-seconds 10] [--gate-samples 20] [--label NAME]
 #                     [--jfr] [--skip-build] [--platform-jvm-opts "-Xmx512m"]
 #                     [--http-port 18860] [--mqtt-port 18861] [--db ringzero_bench]
+#                     [--pg own|shared] [--pg-port 18862]
 #
 # Builds the firmware stubs, the platform (into /tmp/bench-platform-target, never ./target) and the
-# harness; starts RingZero's own Mosquitto (mqtt-broker/start.sh) on --mqtt-port with fresh state, a
-# fresh PostgreSQL database (dropped and created; 127.0.0.1:5432, user postgres), and the platform jar
+# harness; starts RingZero's own Mosquitto (mqtt-broker/start.sh) on --mqtt-port with fresh state; a
+# PostgreSQL server of its own (--pg own, the default: a fresh cluster on 127.0.0.1:--pg-port, set up as
+# RingZero's database should be, autovacuum on, see docs/benchmarks.md) or the machine's
+# (--pg shared: 127.0.0.1:5432, user postgres, as it is configured), with a fresh database
+# (dropped and created); and the platform jar
 # as a child process (profiles postgres,mosquitto); waits for /actuator/health; runs the harness
 # (dev.ringzero.bench.LoadBench); stops what it started. Result JSON, platform log and (with --jfr) the
 # JFR recording and its summary land in benchmarks/results/. Exit status 0 only with zero losses.
@@ -20,7 +24,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 
 gadgets=200 agents=200 rate=100 seconds=60 warmup=30
-http_port=18860 mqtt_port=18861 db=ringzero_bench
+http_port=18860 mqtt_port=18861 db=ringzero_bench pg=own pg_port=18862
 jfr=false skip_build=false jvm_opts="-Xmx512m" label=""
 build_dir=${RINGZERO_BENCH_BUILD_DIR:-/tmp/bench-platform-target}
 pass=()
@@ -35,10 +39,12 @@ while [ $# -gt 0 ]; do
     --http-port) http_port=$2; shift 2 ;;
     --mqtt-port) mqtt_port=$2; shift 2 ;;
     --db) db=$2; shift 2 ;;
+    --pg) pg=$2; shift 2 ;;
+    --pg-port) pg_port=$2; shift 2 ;;
     --jfr) jfr=true; shift ;;
     --skip-build) skip_build=true; shift ;;
     --platform-jvm-opts) jvm_opts=$2; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     --*) pass+=("$1" "$2"); shift 2 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
@@ -49,6 +55,8 @@ mkdir -p "$results"
 
 say() { echo "[run.sh $(date +%T)] $*"; }
 free_port() { ! (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null; }
+# PostgreSQL's tools refuse to run as root: a root shell runs them as the postgres user
+as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 
 if [ "$skip_build" != true ]; then
   say "building firmware stubs, platform ($build_dir) and harness"
@@ -60,15 +68,24 @@ jar=$(ls "$build_dir"/ringzero-platform-*-exec.jar | head -n 1)
 cp="$here/target/classes:$(cat "$here/target/classpath.txt")"
 
 # a previous run's platform or broker may still be closing its sockets
-for _ in $(seq 1 20); do free_port "$http_port" && free_port "$mqtt_port" && break; sleep 0.5; done
+for _ in $(seq 1 20); do
+  free_port "$http_port" && free_port "$mqtt_port" && { [ "$pg" != own ] || free_port "$pg_port"; } && break
+  sleep 0.5
+done
 free_port "$http_port" || { echo "port $http_port is taken (--http-port)" >&2; exit 1; }
 free_port "$mqtt_port" || { echo "port $mqtt_port is taken (--mqtt-port)" >&2; exit 1; }
+case "$pg" in
+  own) free_port "$pg_port" || { echo "port $pg_port is taken (--pg-port)" >&2; exit 1; } ;;
+  shared) pg_port=5432 ;;
+  *) echo "--pg is own or shared" >&2; exit 2 ;;
+esac
 
 service_password="bench-service-$RANDOM$RANDOM"
 admin_password="bench-admin-$RANDOM$RANDOM"
 state="$results/.mosquitto-$mqtt_port"
 platform_pid=""
 mosquitto_pid=""
+pg_data=""
 cleanup() {
   if [ -n "$platform_pid" ] && kill -0 "$platform_pid" 2>/dev/null; then
     say "stopping the platform (pid $platform_pid) and the broker"
@@ -80,6 +97,9 @@ cleanup() {
     kill "$mosquitto_pid" 2>/dev/null || true
     for _ in $(seq 1 50); do kill -0 "$mosquitto_pid" 2>/dev/null || break; sleep 0.1; done
   fi
+  if [ -n "$pg_data" ] && [ -f "$pg_data/postmaster.pid" ]; then
+    as_postgres "$pg_bin/pg_ctl" -D "$pg_data" -m fast -w stop >/dev/null 2>&1 || true
+  fi
 }
 trap cleanup EXIT
 
@@ -88,8 +108,31 @@ rm -rf "$state"
 RINGZERO_MQTT_SERVICE_PASSWORD="$service_password" "$root/mqtt-broker/start.sh" "$state" "$mqtt_port"
 mosquitto_pid=$(cat "$state/mosquitto.pid")
 
-say "PostgreSQL database $db (dropped and created)"
-psql -h 127.0.0.1 -U postgres -v ON_ERROR_STOP=1 -q -c "drop database if exists $db with (force)" \
+if [ "$pg" = own ]; then
+  # A server of the benchmark's own, as RingZero's database should be run: the engine's runtime tables
+  # (executions, jobs, subscriptions) are queues, a row inserted and deleted per run, so they need
+  # autovacuum, and often (a 10 s naptime), or every lookup wades through dead rows. A machine's
+  # server may be set up otherwise (this project's CI machine turns autovacuum off).
+  pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+  [ -n "$pg_bin" ] || pg_bin=$(pg_config --bindir)
+  pg_data=/tmp/ringzero-bench-pg-$pg_port
+  say "PostgreSQL of its own on 127.0.0.1:$pg_port ($pg_data, autovacuum on)"
+  rm -rf "$pg_data"
+  mkdir -p "$pg_data"
+  [ "$(id -u)" = 0 ] && chown postgres "$pg_data"
+  as_postgres "$pg_bin/initdb" -D "$pg_data" -U postgres -A trust -E UTF8 --no-sync >/dev/null
+  cat >>"$pg_data/postgresql.conf" <<CONF
+listen_addresses = '127.0.0.1'
+port = $pg_port
+unix_socket_directories = '$pg_data'
+autovacuum = on
+autovacuum_naptime = 10s
+${RINGZERO_BENCH_PG_CONF:-}
+CONF
+  as_postgres "$pg_bin/pg_ctl" -D "$pg_data" -l "$pg_data/server.log" -w start >/dev/null
+fi
+say "PostgreSQL database $db on :$pg_port (dropped and created)"
+psql -h 127.0.0.1 -p "$pg_port" -U postgres -v ON_ERROR_STOP=1 -q -c "drop database if exists $db with (force)" \
   -c "create database $db" >/dev/null
 history_level=$(grep -E '^\s+history-level:' "$root/src/main/resources/application.yaml" | awk '{print $2}' || true)
 
@@ -101,7 +144,7 @@ fi
 say "platform $(basename "$jar") on :$http_port ${jvm_opts:+($jvm_opts)}"
 # shellcheck disable=SC2086
 SPRING_PROFILES_ACTIVE=postgres,mosquitto \
-RINGZERO_DB_URL="jdbc:postgresql://127.0.0.1:5432/$db" \
+RINGZERO_DB_URL="jdbc:postgresql://127.0.0.1:$pg_port/$db" \
 RINGZERO_MQTT_PORT="$mqtt_port" \
 RINGZERO_MQTT_SERVICE_PASSWORD="$service_password" \
 RINGZERO_ADMIN_PASSWORD="$admin_password" \
@@ -127,7 +170,7 @@ say "platform healthy after $(( $(date +%s) - started )) s (pid $platform_pid)"
 status=0
 java -Xss512k -cp "$cp" dev.ringzero.bench.LoadBench \
   --http "http://127.0.0.1:$http_port" --admin-password "$admin_password" \
-  --jdbc "jdbc:postgresql://127.0.0.1:5432/$db" --db-user postgres \
+  --jdbc "jdbc:postgresql://127.0.0.1:$pg_port/$db" --db-user postgres \
   --platform-pid "$platform_pid" --mosquitto-pid "$mosquitto_pid" --clk-tck "$(getconf CLK_TCK)" \
   --gadgets "$gadgets" --agents "$agents" --rate "$rate" --seconds "$seconds" --warmup "$warmup" \
   --label "$label" --out "$results/$label.json" \

@@ -3,7 +3,6 @@ package dev.ringzero.workflow;
 import dev.ringzero.agents.runs.AgentRuns;
 import dev.ringzero.gateway.Dispatcher;
 import dev.ringzero.gateway.Outcome;
-import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 import org.camunda.bpm.engine.impl.event.EventType;
 import org.camunda.bpm.engine.impl.persistence.entity.EventSubscriptionEntity;
@@ -19,11 +18,9 @@ import org.springframework.stereotype.Component;
 @Component
 public class RunAnswerWakeups implements Dispatcher.RunWake {
 
-    private final RuntimeService runtime;
     private final ProcessEngineConfigurationImpl engine;
 
-    public RunAnswerWakeups(RuntimeService runtime, ProcessEngineConfigurationImpl engine) {
-        this.runtime = runtime;
+    public RunAnswerWakeups(ProcessEngineConfigurationImpl engine) {
         this.engine = engine;
     }
 
@@ -34,14 +31,15 @@ public class RunAnswerWakeups implements Dispatcher.RunWake {
         }
         String message = linkResult(invocationId);
         // The wait is found by its message's name, which only this invocation's wait has (an
-        // indexed lookup of one subscription), and woken through that subscription's execution.
-        // A message correlation would find the same wait through the engine's general execution
-        // query, whose dynamic SQL cost more CPU than all the rest of the answer's step.
+        // indexed lookup of one subscription), and woken through that subscription, as
+        // RuntimeService#messageEventReceived would after finding it again by name and execution
+        // (a second select per answer). A message correlation would find the same wait through the
+        // engine's general execution query, whose dynamic SQL cost more CPU than all the rest of
+        // the answer's step. No authorization check is skipped: this lane runs as nobody.
         engine.getCommandExecutorTxRequired().execute(context -> {
             for (EventSubscriptionEntity wait : context.getEventSubscriptionManager()
                     .findEventSubscriptionsByNameAndTenantId(EventType.MESSAGE.name(), message, null)) {
-                runtime.messageEventReceived(message, wait.getExecutionId(),
-                        RunVariables.answer(AgentRuns.Answer.of(outcome)));
+                wait.eventReceived(RunVariables.answer(AgentRuns.Answer.of(outcome)), null, null, null, false);
             }
             return null;
         });

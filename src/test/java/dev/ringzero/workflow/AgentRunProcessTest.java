@@ -74,7 +74,7 @@ class AgentRunProcessTest {
 
     private Outcome answer(String invocationId) {
         Outcome outcome = new Outcome.Completed(invocationId, null);
-        new RunAnswerWakeups(runtimeService(), (org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl)
+        new RunAnswerWakeups((org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl)
                 processEngine().getProcessEngineConfiguration()).answered(invocationId, RUN, outcome);
         return outcome;
     }

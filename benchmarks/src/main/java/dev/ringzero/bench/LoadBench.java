@@ -133,6 +133,7 @@ public final class LoadBench {
         machine.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version"));
         machine.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
         machine.put("load_average_before", loadAverage());
+        machine.set("postgresql", postgresSettings());
         result.put("started_at", Instant.now().toString());
 
         ProcStats platform = args.all().containsKey("platform-pid")
@@ -648,6 +649,25 @@ public final class LoadBench {
             }
         }
         return out;
+    }
+
+    /**
+     * The server's settings that decide what a commit and a churned table cost: the engine's runtime
+     * tables are insert-then-delete queues, so without autovacuum they only grow during a run.
+     */
+    private ObjectNode postgresSettings() throws SQLException {
+        ObjectNode settings = Rest.JSON.createObjectNode();
+        try (Connection c = DriverManager.getConnection(args.required("jdbc"), args.text("db-user", "postgres"),
+                args.text("db-password", ""));
+             PreparedStatement s = c.prepareStatement("select name, setting || coalesce(unit, '') from pg_settings "
+                     + "where name in ('server_version', 'autovacuum', 'autovacuum_naptime', 'synchronous_commit', "
+                     + "'fsync', 'shared_buffers', 'max_wal_size') order by name");
+             ResultSet rs = s.executeQuery()) {
+            while (rs.next()) {
+                settings.put(rs.getString(1), rs.getString(2));
+            }
+        }
+        return settings;
     }
 
     private static long active(Map<String, Long> runs) {

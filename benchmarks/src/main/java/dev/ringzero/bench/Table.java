@@ -19,6 +19,13 @@ final class Table {
                 c.path("rate_per_s").asDouble(), c.path("seconds").asInt(), c.path("warmup_s").asInt()));
         b.append(String.format("machine: %d cores, %s; load before %s%n", r.at("/machine/cores").asInt(),
                 r.at("/machine/java").asText(), r.at("/machine/load_average_before").asText()));
+        JsonNode pg = r.at("/machine/postgresql");
+        if (!pg.isMissingNode()) {
+            b.append(String.format("postgresql %s: autovacuum %s, synchronous_commit %s, fsync %s, shared_buffers %s%n",
+                    pg.path("server_version").asText("?"), pg.path("autovacuum").asText("?"),
+                    pg.path("synchronous_commit").asText("?"), pg.path("fsync").asText("?"),
+                    pg.path("shared_buffers").asText("?")));
+        }
         b.append(String.format("%n%-40s %8s %8s %8s %8s %8s %8s%n", "latency (ms)", "count", "p50", "p95", "p99",
                 "p99.9", "max"));
         row(b, "event -> link.invoke (at the gadget)", r.path("latency_event_to_invoke"));
