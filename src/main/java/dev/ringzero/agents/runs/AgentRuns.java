@@ -108,11 +108,15 @@ public class AgentRuns {
         Verdict verdict = kernel.admitRun(subject, KernelBudgets.of(spec), runs.usage(request.agentId(), now),
                 request.proactive(), now);
         Admission admission = concurrency(verdict, spec, request);
-        boolean counted = admission.status() == RunStatus.ADMITTED || admission.status() == RunStatus.QUEUED;
+        boolean admitted = admission.status() == RunStatus.ADMITTED;
+        boolean counted = admitted || admission.status() == RunStatus.QUEUED;
         boolean ended = !counted;
+        // an admitted run starts in this transaction (prepare is its next step), so it is recorded
+        // running at once: nobody could see it admitted, and the row is written once, not twice
+        RunStatus recorded = admitted ? RunStatus.RUNNING : admission.status();
         runs.insert(new RunStore.Run(request.runId(), request.agentId(), request.ownerId(), request.revision(),
                 request.triggerKind(), request.triggerData(), request.eventId(), request.proactive(),
-                admission.status().wire(), admission.reason(), now, null, ended ? now : null), counted);
+                recorded.wire(), admission.reason(), now, admitted ? now : null, ended ? now : null), counted);
         for (String cancelled : admission.cancelRuns()) {
             runs.end(cancelled, RunStatus.DROPPED_CONCURRENCY.wire(), "restarted by run " + request.runId(), now);
         }
@@ -160,14 +164,16 @@ public class AgentRuns {
 
     /**
      * Renders every action's parameters and records them; false when the run has nothing to do
-     * (fenced or cancelled while it waited for its turn). A queued run's turn has come here.
+     * (fenced or cancelled while it waited for its turn). A run admitted at once was recorded
+     * running by {@link #admit}, in this transaction; a queued run whose turn came starts here.
      */
     public boolean prepare(String runId) {
         Instant now = clock.instant();
-        if (RunStatus.QUEUED.wire().equals(runs.find(runId).map(RunStore.Run::status).orElse(null))) {
-            runs.transition(runId, RunStatus.QUEUED.wire(), RunStatus.ADMITTED.wire(), null, now);
-        }
-        if (!runs.transition(runId, RunStatus.ADMITTED.wire(), RunStatus.RUNNING.wire(), null, now)) {
+        String status = runs.find(runId).map(RunStore.Run::status).orElse(null);
+        boolean starts = RunStatus.RUNNING.wire().equals(status)
+                || RunStatus.QUEUED.wire().equals(status)
+                        && runs.transition(runId, RunStatus.QUEUED.wire(), RunStatus.RUNNING.wire(), null, now);
+        if (!starts) {
             return false;
         }
         RunStore.Run run = runs.find(runId).orElseThrow();

@@ -26,7 +26,7 @@ public class RunStore {
         /** As a status change leaves the row (see {@link #transition} and {@link #end}). */
         Run moved(String to, String why, Instant at) {
             boolean starts = "running".equals(to);
-            boolean ends = !starts && !"admitted".equals(to);
+            boolean ends = !starts;
             return new Run(id, agentId, ownerId, revision, triggerKind, triggerData, eventId, proactive, to,
                     why == null ? reason : why, createdAt, starts ? at : startedAt, ends ? at : endedAt);
         }
@@ -81,13 +81,10 @@ public class RunStore {
 
     /** Moves a run between statuses; false if it was not in {@code from} (e.g. fenced meanwhile). */
     boolean transition(String runId, String from, String to, String reason, Instant at) {
-        // running starts the run, admitted (a queued run's turn) neither starts nor ends it
-        boolean moved = "admitted".equals(to)
-                ? jdbc.sql("update rz_run set status = ?, reason = coalesce(?, reason) where id = ? and status = ?")
-                        .params(to, reason, runId, from).update() == 1
-                : jdbc.sql("update rz_run set status = ?, reason = coalesce(?, reason), "
-                                + ("running".equals(to) ? "started_at" : "ended_at") + " = ? where id = ? and status = ?")
-                        .params(to, reason, ts(at), runId, from).update() == 1;
+        // running starts the run (a queued run's turn); any other status ends it
+        boolean moved = jdbc.sql("update rz_run set status = ?, reason = coalesce(?, reason), "
+                        + ("running".equals(to) ? "started_at" : "ended_at") + " = ? where id = ? and status = ?")
+                .params(to, reason, ts(at), runId, from).update() == 1;
         return changed(runId, moved, to, reason, at);
     }
 

@@ -37,16 +37,15 @@ class RunStoreReadsTest extends PlatformTest {
         new TransactionTemplate(transactionManager).executeWithoutResult(status -> {
             runs.insert(new RunStore.Run(runId, UUID.randomUUID().toString(), "owner-1", 2, "gadget.event", "{}", "event-1", true,
                     "queued", null, created, null, null), true);
-            assertThat(runs.transition(runId, "queued", "admitted", null, started)).isTrue();
+            assertThat(runs.transition(runId, "queued", "running", null, started)).isTrue();
             assertThat(runs.find(runId).orElseThrow().endedAt()).as("a queued run's turn does not end it").isNull();
-            assertThat(runs.transition(runId, "admitted", "running", null, started)).isTrue();
             runs.insertActions(runId, List.of(new RunStore.NewAction("desk-1", "display.show_text", "{\"text\":\"a\"}"),
                     new RunStore.NewAction("desk-1", "speaker.say", "{\"text\":\"b\"}")), started);
             runs.actionSent(runId, 0, "inv-0");
             runs.actionEnded(runId, 0, "allow", "completed", null, "{\"ok\":true}", ended);
             runs.actionEnded(runId, 0, "allow", "unknown", null, null, ended.plusSeconds(1)); // settled already
             runs.actionEnded(runId, 1, "deny", "denied", "quiet_hours", null, ended);
-            assertThat(runs.transition(runId, "admitted", "running", null, ended)).as("not admitted any more").isFalse();
+            assertThat(runs.transition(runId, "queued", "running", null, ended)).as("not queued any more").isFalse();
             assertThat(runs.end(runId, "partially_failed", "one denied", ended)).isTrue();
             assertThat(runs.end(runId, "failed", "again", ended)).as("ended already").isFalse();
             seenRun.set(runs.find(runId).orElseThrow());
