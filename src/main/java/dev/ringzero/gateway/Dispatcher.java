@@ -1,5 +1,6 @@
 package dev.ringzero.gateway;
 
+import java.sql.DatabaseMetaData;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
@@ -13,6 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+
+import javax.sql.DataSource;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -29,6 +32,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.support.JdbcUtils;
+import org.springframework.jdbc.support.MetaDataAccessException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -75,6 +80,9 @@ public class Dispatcher {
     private final GadgetRegistry gadgets;
     private final LinkPublisher publisher;
     private final JdbcClient jdbc;
+    private final DataSource dataSource;
+    /** The statement that records an answer, in this database's dialect (see {@link #answerStatement}). */
+    private volatile String answerStatement;
     private final ObjectMapper json;
     private final Clock clock;
     private final List<AnswerListener> listeners;
@@ -95,7 +103,8 @@ public class Dispatcher {
 
     Dispatcher(PolicyKernel kernel, GadgetRegistry gadgets, LinkPublisher publisher, JdbcClient jdbc, ObjectMapper json,
             Clock clock, List<AnswerListener> listeners, List<RunWake> runWakes, EngineBatch batch,
-            @Value("${ringzero.link.result-batch:8}") int batchSize) {
+            @Value("${ringzero.link.result-batch:8}") int batchSize, DataSource dataSource) {
+        this.dataSource = dataSource;
         this.runWakes = runWakes;
         this.batch = batch;
         this.batchSize = Math.max(1, batchSize);
@@ -294,19 +303,44 @@ public class Dispatcher {
         Outcome outcome = toOutcome(id, envelope);
         String errorCode = outcome instanceof Outcome.Failed failed ? failed.errorCode() : null;
         JsonNode payload = envelope.has("payload") ? envelope.get("payload") : envelope.path("error");
-        int updated = jdbc.sql("update rz_invocation set outcome = ?, error_code = ?, result = ?, answered_at = ? "
-                        + "where id = ? and gadget_id = ? and outcome = 'sent'")
+        // one statement records the answer and names the run it belongs to (null for a direct command)
+        List<java.util.Optional<String>> updated = jdbc.sql(answerStatement())
                 .params(outcome.status(), errorCode, payload.isMissingNode() ? null : payload.toString(),
                         Timestamp.from(clock.instant()), id, answer.gadgetId())
-                .update();
-        if (updated == 0) {
+                .query((rs, n) -> java.util.Optional.ofNullable(rs.getString(1)))
+                .list();
+        if (updated.isEmpty()) {
             log.debug("late or foreign link.result {} from {} ignored", id, answer.gadgetId());
             return java.util.Optional.empty();
         }
-        String runId = listeners.isEmpty() && runWakes.isEmpty() ? null
-                : jdbc.sql("select run_id from rz_invocation where id = ?")
-                .param(id).query(String.class).optional().orElse(null);
-        return java.util.Optional.of(new Answered(id, runId, outcome));
+        return java.util.Optional.of(new Answered(id, updated.get(0).orElse(null), outcome));
+    }
+
+    /** The statement that records an answer in this platform's database (see {@link #answerStatement(String)}). */
+    private String answerStatement() {
+        String statement = answerStatement;
+        if (statement == null) {
+            try {
+                statement = answerStatement(JdbcUtils.extractDatabaseMetaData(dataSource,
+                        DatabaseMetaData::getDatabaseProductName));
+            } catch (MetaDataAccessException e) {
+                throw new IllegalStateException("cannot tell which database records answers", e);
+            }
+            answerStatement = statement;
+        }
+        return statement;
+    }
+
+    /**
+     * The update that records an answer and returns the invocation's run, in the dialect of
+     * {@code databaseProduct}: PostgreSQL says {@code returning}; H2, which has no returning clause,
+     * reads the updated row as a "final table".
+     */
+    static String answerStatement(String databaseProduct) {
+        String update = "update rz_invocation set outcome = ?, error_code = ?, result = ?, answered_at = ? "
+                + "where id = ? and gadget_id = ? and outcome = 'sent'";
+        return "PostgreSQL".equals(databaseProduct) ? update + " returning run_id"
+                : "select run_id from final table (" + update + ")";
     }
 
     /** Hands the outcome to a caller on this node that {@link #await awaits} it. */
