@@ -257,6 +257,11 @@ public final class LoadBench {
         });
         long expectedTotal = expected;
         long loadStartWall = System.nanoTime();
+        // what each process spends in the measured phase only, once the warm-up (and most of the
+        // JIT's compiling) is behind: taken when the warm-up ends and when the last event leaves
+        java.util.concurrent.atomic.AtomicReference<CpuSnapshot> measuredFrom = new java.util.concurrent.atomic.AtomicReference<>();
+        progress.schedule(() -> measuredFrom.set(CpuSnapshot.take(platform, mosquitto, clkTck, this)),
+                (long) (warmup * 1000), TimeUnit.MILLISECONDS);
         progress.scheduleAtFixedRate(() -> log("  %5.1f s: %d events sent, %d of %d invokes received",
                 secondsSince(loadStartWall), sent.size(), invokesReceived.get(), expectedTotal), 10, 10,
                 TimeUnit.SECONDS);
@@ -284,6 +289,7 @@ public final class LoadBench {
             boards.get(g).emitEvent(eventId, "shaken", d);
         });
         long sendEnd = System.nanoTime();
+        CpuSnapshot measuredTo = CpuSnapshot.take(platform, mosquitto, clkTck, this);
         log("all %d events sent; draining (up to %d s)", total, drain);
         long drainDeadline = sendEnd + drain * 1_000_000_000L;
         while (invokesReceived.get() < expected && System.nanoTime() < drainDeadline) {
@@ -370,6 +376,9 @@ public final class LoadBench {
             cpu.put("mosquitto_peak_rss_mib", mosquitto.statusMiB("VmHWM"));
         }
         cpu.put("harness_cpu_s_during_load", round(harnessCpuAfter - harnessCpuBefore));
+        if (measuredFrom.get() != null) {
+            cpu.set("measured_phase", measuredFrom.get().until(measuredTo));
+        }
         // every PostgreSQL process on the machine: run the benchmark on a database server nothing else uses
         cpu.put("postgres_cpu_s_during_load", round(postgresCpuAfter - postgresCpuBefore));
         cpu.put("postgres_cpu_ms_per_admitted_event",
@@ -754,6 +763,53 @@ public final class LoadBench {
             log("jcmd unavailable: %s", e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** CPU seconds of every process at one instant, and the platform's by thread. */
+    record CpuSnapshot(long nanos, double admitted, double platform, Map<String, Double> platformThreads,
+            double postgres, double mosquitto, double harness) {
+
+        static CpuSnapshot take(ProcStats platform, ProcStats mosquitto, long clkTck, LoadBench bench) {
+            return new CpuSnapshot(System.nanoTime(), bench.metric("ringzero_events_total", "result=\"admitted\""),
+                    platform == null ? Double.NaN : platform.cpuSeconds(),
+                    platform == null ? Map.of() : platform.cpuSecondsByThread(),
+                    ProcStats.cpuSecondsOfAllNamed("postgres", clkTck),
+                    mosquitto == null ? Double.NaN : mosquitto.cpuSeconds(), harnessCpuSeconds());
+        }
+
+        /** Cores each process used from this snapshot to {@code later}, and CPU ms per event admitted meanwhile. */
+        ObjectNode until(CpuSnapshot later) {
+            double wall = (later.nanos - nanos) / 1e9;
+            double events = Math.max(1, later.admitted - admitted);
+            double jit = 0;
+            ObjectNode threads = Rest.JSON.createObjectNode();
+            for (Map.Entry<String, Double> thread : later.platformThreads.entrySet()) {
+                double used = thread.getValue() - platformThreads.getOrDefault(thread.getKey(), 0.0);
+                if (used >= 0.05 * wall) {
+                    threads.put(thread.getKey().trim(), round(used / wall));
+                }
+                if (thread.getKey().contains("CompilerThre")) {
+                    jit += used;
+                }
+            }
+            ObjectNode phase = Rest.JSON.createObjectNode();
+            phase.put("seconds", round(wall));
+            phase.put("events_admitted", (long) (later.admitted - admitted));
+            ObjectNode cores = phase.putObject("cores");
+            cores.put("platform", round((later.platform - platform) / wall));
+            cores.put("platform_jit_compilers", round(jit / wall));
+            cores.put("postgresql", round((later.postgres - postgres) / wall));
+            cores.put("mosquitto", round((later.mosquitto - mosquitto) / wall));
+            cores.put("harness", round((later.harness - harness) / wall));
+            ObjectNode perEvent = phase.putObject("cpu_ms_per_admitted_event");
+            perEvent.put("platform", round((later.platform - platform) * 1000 / events));
+            perEvent.put("platform_without_jit", round((later.platform - platform - jit) * 1000 / events));
+            perEvent.put("postgresql", round((later.postgres - postgres) * 1000 / events));
+            perEvent.put("all_measured", round((later.platform - platform + later.postgres - postgres
+                    + later.mosquitto - mosquitto + later.harness - harness) * 1000 / events));
+            phase.set("platform_cores_by_thread", threads);
+            return phase;
         }
     }
 

@@ -48,6 +48,29 @@ final class ProcStats {
         return pid;
     }
 
+    /**
+     * CPU seconds of the process's threads now, by thread name without its number ({@code
+     * link-worker-2} and {@code link-worker-3} are {@code link-worker-}; Linux keeps 15 characters
+     * of a name): the JIT's compiler threads are {@code C1 CompilerThre} and {@code C2 CompilerThre}.
+     */
+    java.util.Map<String, Double> cpuSecondsByThread() {
+        java.util.Map<String, Double> byName = new java.util.TreeMap<>();
+        try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                try {
+                    String stat = Files.readString(task.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("[0-9]+$", "");
+                    byName.merge(name, cpuSeconds(stat, clockTicks), Double::sum);
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (IOException e) {
+            // the process is gone
+        }
+        return byName;
+    }
+
     /** utime + stime, in seconds. */
     double cpuSeconds() {
         try {

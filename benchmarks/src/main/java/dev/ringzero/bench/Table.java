@@ -72,6 +72,19 @@ final class Table {
                 res.path("postgres_cpu_s_during_load").asDouble(), res.path("postgres_cpu_ms_per_admitted_event").asDouble(),
                 res.path("mosquitto_cpu_s_during_load").asDouble(), res.path("harness_cpu_s_during_load").asDouble(),
                 res.path("load_average_after").asText()));
+        JsonNode phase = res.path("measured_phase");
+        if (phase.has("cores")) {
+            JsonNode cores = phase.path("cores");
+            JsonNode ms = phase.path("cpu_ms_per_admitted_event");
+            b.append(String.format("measured phase (%.0f s, %d events): cores platform %.2f (JIT compilers %.2f), PostgreSQL %.2f, "
+                            + "mosquitto %.2f, harness %.2f; ms per event platform %.2f (%.2f without the JIT), "
+                            + "PostgreSQL %.2f, all processes %.2f%n",
+                    phase.path("seconds").asDouble(), phase.path("events_admitted").asLong(), cores.path("platform").asDouble(),
+                    cores.path("platform_jit_compilers").asDouble(), cores.path("postgresql").asDouble(),
+                    cores.path("mosquitto").asDouble(), cores.path("harness").asDouble(), ms.path("platform").asDouble(),
+                    ms.path("platform_without_jit").asDouble(), ms.path("postgresql").asDouble(),
+                    ms.path("all_measured").asDouble()));
+        }
         JsonNode db = r.path("database_writes_per_admitted_event");
         if (db.has("commits")) {
             b.append(String.format("database per admitted event: %.1f commits, %.1f rows inserted, %.1f updated, %.1f deleted%n",
