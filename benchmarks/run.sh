@@ -113,8 +113,10 @@ if [ "$pg" = own ]; then
   # (executions, jobs, subscriptions) are queues, a row inserted and deleted per run, so they need
   # autovacuum, and often (a 10 s naptime), or every lookup wades through dead rows. A machine's
   # server may be set up otherwise (this project's CI machine turns autovacuum off).
-  pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
-  [ -n "$pg_bin" ] || pg_bin=$(pg_config --bindir)
+  # Debian keeps the server's programs out of PATH; elsewhere initdb is on it
+  pg_bin=$( (ls -d /usr/lib/postgresql/*/bin 2>/dev/null || true) | sort -V | tail -n 1)
+  [ -n "$pg_bin" ] || pg_bin=$(dirname "$(command -v initdb || echo /initdb-not-found/initdb)")
+  [ -x "$pg_bin/initdb" ] || { echo "no PostgreSQL server programs (initdb) found; install them or use --pg shared" >&2; exit 1; }
   pg_data=/tmp/ringzero-bench-pg-$pg_port
   say "PostgreSQL of its own on 127.0.0.1:$pg_port ($pg_data, autovacuum on)"
   rm -rf "$pg_data"

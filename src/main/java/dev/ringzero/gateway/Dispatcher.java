@@ -339,8 +339,11 @@ public class Dispatcher {
     static String answerStatement(String databaseProduct) {
         String update = "update rz_invocation set outcome = ?, error_code = ?, result = ?, answered_at = ? "
                 + "where id = ? and gadget_id = ? and outcome = 'sent'";
-        return "PostgreSQL".equals(databaseProduct) ? update + " returning run_id"
-                : "select run_id from final table (" + update + ")";
+        return switch (databaseProduct) {
+            case "PostgreSQL" -> update + " returning run_id";
+            case "H2" -> "select run_id from final table (" + update + ")";
+            default -> throw new IllegalStateException("RingZero runs on PostgreSQL or H2, not " + databaseProduct);
+        };
     }
 
     /** Hands the outcome to a caller on this node that {@link #await awaits} it. */

@@ -43,7 +43,9 @@ class RunDelegates {
     JavaDelegate runPrepare(AgentRuns runs) {
         return execution -> {
             String runId = execution.getProcessBusinessKey();
-            runs.prepare(runId);
+            // admission hands over "admitted" only in the transaction that admitted the run (a
+            // transient variable); a queued run's turn, or any other way in, comes without it
+            runs.prepare(runId, RunStatus.ADMITTED.wire().equals(execution.getVariable(RunVariables.ADMISSION)));
             next(execution, runs.next(runId));
         };
     }

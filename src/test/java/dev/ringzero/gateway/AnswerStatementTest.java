@@ -37,7 +37,7 @@ class AnswerStatementTest {
 
     @Test
     void onH2() throws SQLException {
-        try (Connection connection = DriverManager.getConnection("jdbc:h2:mem:answers;DB_CLOSE_DELAY=-1", "sa", "")) {
+        try (Connection connection = DriverManager.getConnection("jdbc:h2:mem:answers-" + java.util.UUID.randomUUID(), "sa", "")) {
             recordsTheFirstAnswerOnly(connection, "create table rz_invocation " + TABLE);
         }
     }

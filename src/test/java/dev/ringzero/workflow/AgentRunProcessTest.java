@@ -7,6 +7,8 @@ import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.job;
 import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.processEngine;
 import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.runtimeService;
 import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyBoolean;
+import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
@@ -53,7 +55,7 @@ class AgentRunProcessTest {
         Mocks.register("actionOutcome", delegates.actionOutcome(runs));
         Mocks.register("runTimedOut", delegates.runTimedOut(runs));
         Mocks.register("runFinish", delegates.runFinish(runs, runtime));
-        when(runs.prepare(RUN)).thenReturn(true);
+        when(runs.prepare(eq(RUN), anyBoolean())).thenReturn(true);
         when(runs.finish(RUN)).thenReturn(Optional.empty());
     }
 
@@ -84,7 +86,7 @@ class AgentRunProcessTest {
         ProcessInstance run = start(RunStatus.RATE_LIMITED);
 
         assertThat(run).isEnded().hasPassed("EndEvent_NotAdmitted");
-        verify(runs, never()).prepare(RUN);
+        verify(runs, never()).prepare(eq(RUN), anyBoolean());
     }
 
     @Test
@@ -105,6 +107,7 @@ class AgentRunProcessTest {
         assertThat(run).isEnded().hasPassed("Catch_LinkResult", "Task_RecordOutcome", "Task_FinishRun",
                 "EndEvent_RunFinished").hasNotPassed("Catch_AnswerDeadline", "Task_RunTimedOut");
         verify(runs).settle(RUN, AgentRuns.Answer.of(outcome)); // the answer is handed over, not read again
+        verify(runs).prepare(RUN, true); // admitted in the same transaction: recorded running already
     }
 
     @Test
@@ -156,8 +159,9 @@ class AgentRunProcessTest {
                 .correlateAll();
 
         assertThat(job(run)).hasActivityId("Catch_AgentTurn"); // asynchronous after the turn
-        verify(runs, never()).prepare(RUN);
+        verify(runs, never()).prepare(eq(RUN), anyBoolean());
         execute(job(run));
         assertThat(run).isEnded().hasPassed("Task_PrepareRun", "EndEvent_RunFinished");
+        verify(runs).prepare(RUN, false); // its turn: it starts from queued, not as just admitted
     }
 }

@@ -260,7 +260,7 @@ public final class LoadBench {
         // what each process spends in the measured phase only, once the warm-up (and most of the
         // JIT's compiling) is behind: taken when the warm-up ends and when the last event leaves
         java.util.concurrent.atomic.AtomicReference<CpuSnapshot> measuredFrom = new java.util.concurrent.atomic.AtomicReference<>();
-        progress.schedule(() -> measuredFrom.set(CpuSnapshot.take(platform, mosquitto, clkTck, this)),
+        progress.schedule(() -> measuredFrom.set(CpuSnapshot.takeOrNull(platform, mosquitto, clkTck, this)),
                 (long) (warmup * 1000), TimeUnit.MILLISECONDS);
         progress.scheduleAtFixedRate(() -> log("  %5.1f s: %d events sent, %d of %d invokes received",
                 secondsSince(loadStartWall), sent.size(), invokesReceived.get(), expectedTotal), 10, 10,
@@ -289,7 +289,7 @@ public final class LoadBench {
             boards.get(g).emitEvent(eventId, "shaken", d);
         });
         long sendEnd = System.nanoTime();
-        CpuSnapshot measuredTo = CpuSnapshot.take(platform, mosquitto, clkTck, this);
+        CpuSnapshot measuredTo = CpuSnapshot.takeOrNull(platform, mosquitto, clkTck, this);
         log("all %d events sent; draining (up to %d s)", total, drain);
         long drainDeadline = sendEnd + drain * 1_000_000_000L;
         while (invokesReceived.get() < expected && System.nanoTime() < drainDeadline) {
@@ -376,7 +376,7 @@ public final class LoadBench {
             cpu.put("mosquitto_peak_rss_mib", mosquitto.statusMiB("VmHWM"));
         }
         cpu.put("harness_cpu_s_during_load", round(harnessCpuAfter - harnessCpuBefore));
-        if (measuredFrom.get() != null) {
+        if (measuredFrom.get() != null && measuredTo != null) {
             cpu.set("measured_phase", measuredFrom.get().until(measuredTo));
         }
         // every PostgreSQL process on the machine: run the benchmark on a database server nothing else uses
@@ -668,7 +668,7 @@ public final class LoadBench {
         ObjectNode settings = Rest.JSON.createObjectNode();
         try (Connection c = DriverManager.getConnection(args.required("jdbc"), args.text("db-user", "postgres"),
                 args.text("db-password", ""));
-             PreparedStatement s = c.prepareStatement("select name, setting || coalesce(unit, '') from pg_settings "
+             PreparedStatement s = c.prepareStatement("select name, current_setting(name) from pg_settings "
                      + "where name in ('server_version', 'autovacuum', 'autovacuum_naptime', 'synchronous_commit', "
                      + "'fsync', 'shared_buffers', 'max_wal_size') order by name");
              ResultSet rs = s.executeQuery()) {
@@ -770,7 +770,18 @@ public final class LoadBench {
     record CpuSnapshot(long nanos, double admitted, double platform, Map<String, Double> platformThreads,
             double postgres, double mosquitto, double harness) {
 
-        static CpuSnapshot take(ProcStats platform, ProcStats mosquitto, long clkTck, LoadBench bench) {
+        /** Now; null (the phase goes unreported) if the platform's metrics cannot be read. */
+        static CpuSnapshot takeOrNull(ProcStats platform, ProcStats mosquitto, long clkTck, LoadBench bench) {
+            try {
+                CpuSnapshot now = take(platform, mosquitto, clkTck, bench);
+                return Double.isNaN(now.admitted) || Double.isNaN(now.platform) ? null : now;
+            } catch (Exception e) {
+                log("no CPU snapshot of the measured phase: %s", e);
+                return null;
+            }
+        }
+
+        private static CpuSnapshot take(ProcStats platform, ProcStats mosquitto, long clkTck, LoadBench bench) {
             return new CpuSnapshot(System.nanoTime(), bench.metric("ringzero_events_total", "result=\"admitted\""),
                     platform == null ? Double.NaN : platform.cpuSeconds(),
                     platform == null ? Map.of() : platform.cpuSecondsByThread(),

@@ -164,14 +164,15 @@ public class AgentRuns {
 
     /**
      * Renders every action's parameters and records them; false when the run has nothing to do
-     * (fenced or cancelled while it waited for its turn). A run admitted at once was recorded
-     * running by {@link #admit}, in this transaction; a queued run whose turn came starts here.
+     * (fenced or cancelled while it waited for its turn, or prepared already). A run
+     * {@code justAdmitted} by {@link #admit} in this transaction was recorded running there; a
+     * queued run whose turn came starts here.
      */
-    public boolean prepare(String runId) {
+    public boolean prepare(String runId, boolean justAdmitted) {
         Instant now = clock.instant();
         String status = runs.find(runId).map(RunStore.Run::status).orElse(null);
-        boolean starts = RunStatus.RUNNING.wire().equals(status)
-                || RunStatus.QUEUED.wire().equals(status)
+        boolean starts = justAdmitted ? RunStatus.RUNNING.wire().equals(status)
+                : RunStatus.QUEUED.wire().equals(status)
                         && runs.transition(runId, RunStatus.QUEUED.wire(), RunStatus.RUNNING.wire(), null, now);
         if (!starts) {
             return false;
