@@ -122,7 +122,10 @@ public class RunStore {
                 .param(agentId).query(RunStore::map).list();
     }
 
-    /** Counted (admitted) runs in the budget window, for the kernel's budget check. */
+    /**
+     * Counted (admitted) runs in the budget window, for the kernel's budget check; on PostgreSQL
+     * answered from the partial index {@code ix_run_budget} alone (changelog 006).
+     */
     public BudgetUsage usage(String agentId, Instant now) {
         Timestamp hourAgo = ts(now.minusSeconds(3600));
         return jdbc.sql("select count(*), min(created_at), (select max(created_at) from rz_run where agent_id = ? "
