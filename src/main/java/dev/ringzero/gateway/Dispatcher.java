@@ -80,9 +80,8 @@ public class Dispatcher {
     private final GadgetRegistry gadgets;
     private final LinkPublisher publisher;
     private final JdbcClient jdbc;
-    private final DataSource dataSource;
-    /** The statement that records an answer, in this database's dialect (see {@link #answerStatement}). */
-    private volatile String answerStatement;
+    /** The statement that records an answer, in this database's dialect (see {@link #answerStatement(String)}). */
+    private final String answerStatement;
     private final ObjectMapper json;
     private final Clock clock;
     private final List<AnswerListener> listeners;
@@ -104,7 +103,7 @@ public class Dispatcher {
     Dispatcher(PolicyKernel kernel, GadgetRegistry gadgets, LinkPublisher publisher, JdbcClient jdbc, ObjectMapper json,
             Clock clock, List<AnswerListener> listeners, List<RunWake> runWakes, EngineBatch batch,
             @Value("${ringzero.link.result-batch:8}") int batchSize, DataSource dataSource) {
-        this.dataSource = dataSource;
+        this.answerStatement = answerStatement(databaseProduct(dataSource));
         this.runWakes = runWakes;
         this.batch = batch;
         this.batchSize = Math.max(1, batchSize);
@@ -304,7 +303,7 @@ public class Dispatcher {
         String errorCode = outcome instanceof Outcome.Failed failed ? failed.errorCode() : null;
         JsonNode payload = envelope.has("payload") ? envelope.get("payload") : envelope.path("error");
         // one statement records the answer and names the run it belongs to (null for a direct command)
-        List<java.util.Optional<String>> updated = jdbc.sql(answerStatement())
+        List<java.util.Optional<String>> updated = jdbc.sql(answerStatement)
                 .params(outcome.status(), errorCode, payload.isMissingNode() ? null : payload.toString(),
                         Timestamp.from(clock.instant()), id, answer.gadgetId())
                 .query((rs, n) -> java.util.Optional.ofNullable(rs.getString(1)))
@@ -316,19 +315,12 @@ public class Dispatcher {
         return java.util.Optional.of(new Answered(id, updated.get(0).orElse(null), outcome));
     }
 
-    /** The statement that records an answer in this platform's database (see {@link #answerStatement(String)}). */
-    private String answerStatement() {
-        String statement = answerStatement;
-        if (statement == null) {
-            try {
-                statement = answerStatement(JdbcUtils.extractDatabaseMetaData(dataSource,
-                        DatabaseMetaData::getDatabaseProductName));
-            } catch (MetaDataAccessException e) {
-                throw new IllegalStateException("cannot tell which database records answers", e);
-            }
-            answerStatement = statement;
+    private static String databaseProduct(DataSource dataSource) {
+        try {
+            return JdbcUtils.extractDatabaseMetaData(dataSource, DatabaseMetaData::getDatabaseProductName);
+        } catch (MetaDataAccessException e) {
+            throw new IllegalStateException("cannot tell which database records answers", e);
         }
-        return statement;
     }
 
     /**
