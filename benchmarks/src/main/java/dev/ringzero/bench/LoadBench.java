@@ -224,11 +224,8 @@ public final class LoadBench {
         double admittedBefore = metric("ringzero_events_total", "result=\"admitted\"");
         double duplicateBefore = metric("ringzero_events_total", "result=\"duplicate\"");
         double shedBefore = metric("ringzero_events_shed_total", "");
-        double platformCpuBefore = platform == null ? Double.NaN : platform.cpuSeconds();
-        double mosquittoCpuBefore = mosquitto == null ? Double.NaN : mosquitto.cpuSeconds();
-        double harnessCpuBefore = harnessCpuSeconds();
         long clkTck = args.longValue("clk-tck", 100);
-        double postgresCpuBefore = ProcStats.cpuSecondsOfAllNamed("postgres", clkTck);
+        CpuSnapshot loadFrom = CpuSnapshot.take(platform, mosquitto, clkTck, this);
         Map<String, Long> dbBefore = dbWrites();
         OpenLoop.Schedule schedule = new OpenLoop.Schedule(rate, warmup, seconds);
         long warmupCount = schedule.warmupCount();
@@ -306,10 +303,7 @@ public final class LoadBench {
             jcmd(platform.pid(), "JFR.stop", "name=bench");
             result.put("jfr_recording", jfrFile);
         }
-        double platformCpuAfter = platform == null ? Double.NaN : platform.cpuSeconds();
-        double mosquittoCpuAfter = mosquitto == null ? Double.NaN : mosquitto.cpuSeconds();
-        double harnessCpuAfter = harnessCpuSeconds();
-        double postgresCpuAfter = ProcStats.cpuSecondsOfAllNamed("postgres", clkTck);
+        CpuSnapshot loadTo = CpuSnapshot.take(platform, mosquitto, clkTck, this);
         Thread.sleep(1_500); // PostgreSQL flushes its statistics about once a second
         Map<String, Long> dbAfter = dbWrites();
         double admitted = metric("ringzero_events_total", "result=\"admitted\"") - admittedBefore;
@@ -358,7 +352,7 @@ public final class LoadBench {
 
         ObjectNode cpu = result.putObject("resources");
         if (platform != null) {
-            double used = platformCpuAfter - platformCpuBefore;
+            double used = loadTo.platform() - loadFrom.platform();
             cpu.put("platform_pid", platform.pid());
             cpu.put("platform_cpu_s_during_load", round(used));
             cpu.put("platform_cpu_cores_during_load", round(used / loadWall));
@@ -366,23 +360,23 @@ public final class LoadBench {
             cpu.put("platform_cpu_cores_idle", idleCores);
             cpu.put("platform_cpu_ms_per_admitted_event_above_idle",
                     round((used - idleCores * loadWall) * 1000 / Math.max(1, admitted)));
-            cpu.put("platform_cpu_s_total", round(platformCpuAfter));
+            cpu.put("platform_cpu_s_total", round(loadTo.platform()));
             cpu.put("platform_peak_rss_mib", platform.statusMiB("VmHWM"));
             cpu.put("platform_rss_mib_end", platform.statusMiB("VmRSS"));
             cpu.put("platform_threads_end", platform.threads());
         }
         if (mosquitto != null) {
-            cpu.put("mosquitto_cpu_s_during_load", round(mosquittoCpuAfter - mosquittoCpuBefore));
+            cpu.put("mosquitto_cpu_s_during_load", round(loadTo.mosquitto() - loadFrom.mosquitto()));
             cpu.put("mosquitto_peak_rss_mib", mosquitto.statusMiB("VmHWM"));
         }
-        cpu.put("harness_cpu_s_during_load", round(harnessCpuAfter - harnessCpuBefore));
+        cpu.put("harness_cpu_s_during_load", round(loadTo.harness() - loadFrom.harness()));
         if (measuredFrom.get() != null && measuredTo != null) {
             cpu.set("measured_phase", measuredFrom.get().until(measuredTo));
         }
         // every PostgreSQL process on the machine: run the benchmark on a database server nothing else uses
-        cpu.put("postgres_cpu_s_during_load", round(postgresCpuAfter - postgresCpuBefore));
+        cpu.put("postgres_cpu_s_during_load", round(loadTo.postgres() - loadFrom.postgres()));
         cpu.put("postgres_cpu_ms_per_admitted_event",
-                round((postgresCpuAfter - postgresCpuBefore) * 1000 / Math.max(1, admitted)));
+                round((loadTo.postgres() - loadFrom.postgres()) * 1000 / Math.max(1, admitted)));
         cpu.put("load_average_after", loadAverage());
 
         ObjectNode db = result.putObject("database_writes_per_admitted_event");
@@ -620,8 +614,7 @@ public final class LoadBench {
 
     private Map<String, Long> runCounts(String ownerId) throws SQLException {
         Map<String, Long> counts = new LinkedHashMap<>();
-        try (Connection c = DriverManager.getConnection(args.required("jdbc"), args.text("db-user", "postgres"),
-                args.text("db-password", ""));
+        try (Connection c = database();
              PreparedStatement s = c.prepareStatement("select status, count(*) from rz_run where owner_id = ? "
                      + "and trigger_kind = 'gadget.event' group by status order by status")) {
             s.setString(1, ownerId);
@@ -637,8 +630,7 @@ public final class LoadBench {
     /** Commits and rows written in the bench database, and rows inserted per table (pg_stat views). */
     private Map<String, Long> dbWrites() throws SQLException {
         Map<String, Long> out = new LinkedHashMap<>();
-        try (Connection c = DriverManager.getConnection(args.required("jdbc"), args.text("db-user", "postgres"),
-                args.text("db-password", ""))) {
+        try (Connection c = database()) {
             try (PreparedStatement s = c.prepareStatement("select xact_commit, xact_rollback, tup_inserted, tup_updated, "
                     + "tup_deleted from pg_stat_database where datname = current_database()");
                  ResultSet rs = s.executeQuery()) {
@@ -666,8 +658,7 @@ public final class LoadBench {
      */
     private ObjectNode postgresSettings() throws SQLException {
         ObjectNode settings = Rest.JSON.createObjectNode();
-        try (Connection c = DriverManager.getConnection(args.required("jdbc"), args.text("db-user", "postgres"),
-                args.text("db-password", ""));
+        try (Connection c = database();
              PreparedStatement s = c.prepareStatement("select name, current_setting(name) from pg_settings "
                      + "where name in ('server_version', 'autovacuum', 'autovacuum_naptime', 'synchronous_commit', "
                      + "'fsync', 'shared_buffers', 'max_wal_size') order by name");
@@ -677,6 +668,12 @@ public final class LoadBench {
             }
         }
         return settings;
+    }
+
+    /** A connection to the benchmark's database (for its counts and statistics, not the floor). */
+    private Connection database() throws SQLException {
+        return DriverManager.getConnection(args.required("jdbc"), args.text("db-user", "postgres"),
+                args.text("db-password", ""));
     }
 
     private static long active(Map<String, Long> runs) {
@@ -766,7 +763,10 @@ public final class LoadBench {
         }
     }
 
-    /** CPU seconds of every process at one instant, and the platform's by thread. */
+    /**
+     * CPU seconds of every process at one instant, the platform's by thread, and the events the
+     * platform had admitted: what the load window and the measured phase are both measured with.
+     */
     record CpuSnapshot(long nanos, double admitted, double platform, Map<String, Double> platformThreads,
             double postgres, double mosquitto, double harness) {
 
