@@ -134,6 +134,7 @@ public final class LoadBench {
         machine.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
         machine.put("load_average_before", loadAverage());
         machine.set("postgresql", postgresSettings());
+        machine.set("probe", MachineProbe.run());
         result.put("started_at", Instant.now().toString());
 
         ProcStats platform = args.all().containsKey("platform-pid")

@@ -19,6 +19,12 @@ final class Table {
                 c.path("rate_per_s").asDouble(), c.path("seconds").asInt(), c.path("warmup_s").asInt()));
         b.append(String.format("machine: %d cores, %s; load before %s%n", r.at("/machine/cores").asInt(),
                 r.at("/machine/java").asText(), r.at("/machine/load_average_before").asText()));
+        JsonNode probe = r.at("/machine/probe");
+        if (!probe.isMissingNode()) {
+            b.append(String.format("machine probe: %s; loopback TCP round trip p50 %.1f µs, p99 %.1f µs; SHA-256 %.0f MiB/s%n",
+                    probe.path("cpu_model").asText("?"), probe.path("tcp_loopback_round_trip_p50_us").asDouble(),
+                    probe.path("tcp_loopback_round_trip_p99_us").asDouble(), probe.path("sha256_mib_per_s").asDouble()));
+        }
         JsonNode pg = r.at("/machine/postgresql");
         if (!pg.isMissingNode()) {
             b.append(String.format("postgresql %s: autovacuum %s, synchronous_commit %s, fsync %s, shared_buffers %s%n",
