@@ -81,7 +81,7 @@ final class ProcStats {
     }
 
     /** utime + stime of one /proc/PID/stat text, in seconds. */
-    private static double cpuSeconds(String stat, long clockTicks) {
+    static double cpuSeconds(String stat, long clockTicks) {
         // the command name may contain spaces and parentheses: fields start after the last ')'
         String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
         // after the name, field 3 (state) is f[0]; utime is field 14 → f[11], stime field 15 → f[12]
