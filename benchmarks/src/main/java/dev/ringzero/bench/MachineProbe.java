@@ -18,19 +18,23 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 /**
  * How fast this machine is at the two things the benchmark's path is made of, measured before the
  * load: a loopback TCP round trip between two threads (system calls, the scheduler, the network
- * stack: an event's path is some sixty of them) and plain computation (SHA-256, in a loop the JIT
+ * stack: an event's path is dozens of them) and plain computation (SHA-256, in a loop the JIT
  * has compiled). Machines of the same kind differ from one day to the next (a virtual machine's
  * host, its hypervisor), and a figure from one is read against another's only through these.
  */
 final class MachineProbe {
 
     private static final int ROUND_TRIPS = 20_000;
+    /** A machine too busy to finish the round trips in this time gives what it measured by then. */
+    private static final long ROUND_TRIP_BUDGET_NANOS = 3_000_000_000L;
+    /** Neither side waits longer than this for the other (a dead echo must not hang the benchmark). */
+    private static final int SOCKET_TIMEOUT_MS = 5_000;
     private static final int HASH_MIB = 64;
 
     private MachineProbe() {
     }
 
-    /** The probe alone: {@code java -cp <harness jar> dev.ringzero.bench.MachineProbe}. */
+    /** The probe alone: {@code java -cp <harness classpath> dev.ringzero.bench.MachineProbe}. */
     public static void main(String[] args) {
         System.out.println(run().toPrettyString());
     }
@@ -39,14 +43,33 @@ final class MachineProbe {
         ObjectNode probe = JsonNodeFactory.instance.objectNode();
         probe.put("cpu_model", cpuModel());
         try {
-            long[] rtt = loopbackRoundTrips(ROUND_TRIPS);
-            probe.put("tcp_loopback_round_trip_p50_us", rtt[rtt.length / 2] / 1000.0);
-            probe.put("tcp_loopback_round_trip_p99_us", rtt[(int) (rtt.length * 0.99)] / 1000.0);
-        } catch (IOException | InterruptedException e) {
+            long[] sorted = percentiles(loopbackRoundTrips(ROUND_TRIPS, ROUND_TRIP_BUDGET_NANOS));
+            probe.put("tcp_loopback_round_trips", sorted.length);
+            probe.put("tcp_loopback_round_trip_p50_us", sorted[percentileIndex(sorted.length, 50)] / 1000.0);
+            probe.put("tcp_loopback_round_trip_p99_us", sorted[percentileIndex(sorted.length, 99)] / 1000.0);
+        } catch (IOException | RuntimeException e) {
+            probe.put("tcp_loopback_error", e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             probe.put("tcp_loopback_error", e.toString());
         }
         probe.put("sha256_mib_per_s", Math.round(sha256MibPerSecond() * 10) / 10.0);
         return probe;
+    }
+
+    /** The round trips in the order measured, the first tenth (warm-up) left out, sorted. */
+    static long[] percentiles(long[] nanosInOrder) {
+        if (nanosInOrder.length < 10) {
+            throw new IllegalStateException("only " + nanosInOrder.length + " round trips measured");
+        }
+        long[] measured = Arrays.copyOfRange(nanosInOrder, nanosInOrder.length / 10, nanosInOrder.length);
+        Arrays.sort(measured);
+        return measured;
+    }
+
+    /** Nearest rank: the smallest value with at least {@code percent} % of the values at or below it. */
+    static int percentileIndex(int count, double percent) {
+        return Math.max(0, (int) Math.ceil(percent / 100 * count) - 1);
     }
 
     private static String cpuModel() {
@@ -60,12 +83,14 @@ final class MachineProbe {
         }
     }
 
-    /** One byte there and back, {@code n} times, each timed; sorted, the first 10 % (warm-up) left out. */
-    private static long[] loopbackRoundTrips(int n) throws IOException, InterruptedException {
+    /** One byte there and back, at most {@code n} times or for {@code budgetNanos}, each timed. */
+    private static long[] loopbackRoundTrips(int n, long budgetNanos) throws IOException, InterruptedException {
         try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            server.setSoTimeout(SOCKET_TIMEOUT_MS);
             Thread echo = new Thread(() -> {
                 try (Socket s = server.accept()) {
                     s.setTcpNoDelay(true);
+                    s.setSoTimeout(SOCKET_TIMEOUT_MS);
                     InputStream in = s.getInputStream();
                     OutputStream out = s.getOutputStream();
                     int b;
@@ -73,29 +98,30 @@ final class MachineProbe {
                         out.write(b);
                     }
                 } catch (IOException ignored) {
-                    // the client closed: done
+                    // the client closed (done), or gave up: the client sees the error itself
                 }
             }, "probe-echo");
             echo.setDaemon(true);
             echo.start();
             long[] nanos = new long[n];
+            int done = 0;
             try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.getLocalPort())) {
                 s.setTcpNoDelay(true);
+                s.setSoTimeout(SOCKET_TIMEOUT_MS);
                 InputStream in = s.getInputStream();
                 OutputStream out = s.getOutputStream();
-                for (int i = 0; i < n; i++) {
+                long end = System.nanoTime() + budgetNanos;
+                while (done < n && System.nanoTime() < end) {
                     long t0 = System.nanoTime();
                     out.write(1);
                     if (in.read() < 0) {
                         throw new IOException("the echo closed early");
                     }
-                    nanos[i] = System.nanoTime() - t0;
+                    nanos[done++] = System.nanoTime() - t0;
                 }
             }
             echo.join(1000);
-            long[] measured = Arrays.copyOfRange(nanos, n / 10, n);
-            Arrays.sort(measured);
-            return measured;
+            return Arrays.copyOf(nanos, done);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.ringzero.bench;
 
 import java.util.Iterator;
+import java.util.Locale;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,25 +15,29 @@ final class Table {
     static String render(JsonNode r) {
         StringBuilder b = new StringBuilder();
         JsonNode c = r.path("config");
-        b.append(String.format("RingZero benchmark %s — %d gadgets, %d agents, %.0f events/s open loop, %d s (+%d s warm-up)%n",
+        b.append(String.format(Locale.ROOT, "RingZero benchmark %s — %d gadgets, %d agents, %.0f events/s open loop, %d s (+%d s warm-up)%n",
                 c.path("label").asText(), c.path("gadgets").asInt(), c.path("agents").asInt(),
                 c.path("rate_per_s").asDouble(), c.path("seconds").asInt(), c.path("warmup_s").asInt()));
-        b.append(String.format("machine: %d cores, %s; load before %s%n", r.at("/machine/cores").asInt(),
+        b.append(String.format(Locale.ROOT, "machine: %d cores, %s; load before %s%n", r.at("/machine/cores").asInt(),
                 r.at("/machine/java").asText(), r.at("/machine/load_average_before").asText()));
         JsonNode probe = r.at("/machine/probe");
-        if (!probe.isMissingNode()) {
-            b.append(String.format("machine probe: %s; loopback TCP round trip p50 %.1f µs, p99 %.1f µs; SHA-256 %.0f MiB/s%n",
+        if (probe.has("tcp_loopback_error")) {
+            b.append(String.format(Locale.ROOT, "machine probe: %s; loopback TCP round trip failed (%s); SHA-256 %.0f MiB/s%n",
+                    probe.path("cpu_model").asText("?"), probe.path("tcp_loopback_error").asText(),
+                    probe.path("sha256_mib_per_s").asDouble()));
+        } else if (!probe.isMissingNode()) {
+            b.append(String.format(Locale.ROOT, "machine probe: %s; loopback TCP round trip p50 %.1f µs, p99 %.1f µs; SHA-256 %.0f MiB/s%n",
                     probe.path("cpu_model").asText("?"), probe.path("tcp_loopback_round_trip_p50_us").asDouble(),
                     probe.path("tcp_loopback_round_trip_p99_us").asDouble(), probe.path("sha256_mib_per_s").asDouble()));
         }
         JsonNode pg = r.at("/machine/postgresql");
         if (!pg.isMissingNode()) {
-            b.append(String.format("postgresql %s: autovacuum %s, synchronous_commit %s, fsync %s, shared_buffers %s%n",
+            b.append(String.format(Locale.ROOT, "postgresql %s: autovacuum %s, synchronous_commit %s, fsync %s, shared_buffers %s%n",
                     pg.path("server_version").asText("?"), pg.path("autovacuum").asText("?"),
                     pg.path("synchronous_commit").asText("?"), pg.path("fsync").asText("?"),
                     pg.path("shared_buffers").asText("?")));
         }
-        b.append(String.format("%n%-40s %8s %8s %8s %8s %8s %8s%n", "latency (ms)", "count", "p50", "p95", "p99",
+        b.append(String.format(Locale.ROOT, "%n%-40s %8s %8s %8s %8s %8s %8s%n", "latency (ms)", "count", "p50", "p95", "p99",
                 "p99.9", "max"));
         row(b, "event -> link.invoke (at the gadget)", r.path("latency_event_to_invoke"));
         row(b, "floor A: bare MQTT round trip", r.at("/floors/mqtt_round_trip"));
@@ -41,40 +46,40 @@ final class Table {
         if (gate.path("measured").asBoolean(false)) {
             row(b, "gate approve POST -> link.invoke", gate.path("approve_post_to_invoke"));
         } else {
-            b.append(String.format("%-40s not measured: %s%n", "gate approve POST -> link.invoke",
+            b.append(String.format(Locale.ROOT, "%-40s not measured: %s%n", "gate approve POST -> link.invoke",
                     gate.path("reason").asText()));
         }
         row(b, "generator send lag (schedule adherence)", r.path("send_lag"));
         JsonNode ratios = r.path("ratios");
-        b.append(String.format("ratios: p50 %.1fx MQTT floor (+%.2f ms), p99 %.1fx; p50 %.1fx one PG commit%n",
+        b.append(String.format(Locale.ROOT, "ratios: p50 %.1fx MQTT floor (+%.2f ms), p99 %.1fx; p50 %.1fx one PG commit%n",
                 ratios.path("p50_vs_mqtt_round_trip").asDouble(), ratios.path("p50_above_mqtt_floor_ms").asDouble(),
                 ratios.path("p99_vs_mqtt_round_trip").asDouble(), ratios.path("p50_vs_pg_commit").asDouble()));
         JsonNode t = r.path("throughput");
-        b.append(String.format("%nthroughput: target %.0f/s, sent %.1f/s, completed %.1f events/s (%.1f invokes/s), "
+        b.append(String.format(Locale.ROOT, "%nthroughput: target %.0f/s, sent %.1f/s, completed %.1f events/s (%.1f invokes/s), "
                         + "admitted %.1f/s over the load window%n",
                 t.path("target_events_per_s").asDouble(), t.path("sent_events_per_s").asDouble(),
                 t.path("completed_events_per_s").asDouble(), t.path("invokes_per_s").asDouble(),
                 t.path("admitted_events_per_s_over_load").asDouble()));
         JsonNode n = r.path("counts");
-        b.append(String.format("counts: sent %d, admitted %d (platform duplicates %d, shed %d), runs started %d, "
+        b.append(String.format(Locale.ROOT, "counts: sent %d, admitted %d (platform duplicates %d, shed %d), runs started %d, "
                         + "succeeded %d %s%n",
                 n.path("events_sent").asLong(), n.path("events_admitted").asLong(),
                 n.path("events_duplicate_at_platform").asLong(), n.path("events_shed_at_platform").asLong(),
                 n.path("runs_started").asLong(),
                 n.path("runs_succeeded").asLong(), n.path("runs_by_status").toString()));
-        b.append(String.format("        invokes expected %d, received %d, duplicates %d, redelivered %d, unexpected %d, "
+        b.append(String.format(Locale.ROOT, "        invokes expected %d, received %d, duplicates %d, redelivered %d, unexpected %d, "
                         + "LOSSES %d%n",
                 n.path("invokes_expected").asLong(), n.path("invokes_received").asLong(),
                 n.path("invokes_duplicate").asLong(), n.path("invokes_redelivered").asLong(),
                 n.path("invokes_unexpected").asLong(), n.path("losses").asLong()));
         JsonNode res = r.path("resources");
-        b.append(String.format("platform: CPU %.1f s during load (%.2f cores; idle %.2f; %.1f ms per event above idle), "
+        b.append(String.format(Locale.ROOT, "platform: CPU %.1f s during load (%.2f cores; idle %.2f; %.1f ms per event above idle), "
                         + "peak RSS %.0f MiB, RSS at end %.0f MiB, %d threads%n",
                 res.path("platform_cpu_s_during_load").asDouble(), res.path("platform_cpu_cores_during_load").asDouble(),
                 res.path("platform_cpu_cores_idle").asDouble(),
                 res.path("platform_cpu_ms_per_admitted_event_above_idle").asDouble(), res.path("platform_peak_rss_mib").asDouble(),
                 res.path("platform_rss_mib_end").asDouble(), res.path("platform_threads_end").asInt()));
-        b.append(String.format("others: PostgreSQL CPU %.1f s (%.1f ms per event), mosquitto CPU %.1f s, harness (gadgets) CPU %.1f s; load after %s%n",
+        b.append(String.format(Locale.ROOT, "others: PostgreSQL CPU %.1f s (%.1f ms per event), mosquitto CPU %.1f s, harness (gadgets) CPU %.1f s; load after %s%n",
                 res.path("postgres_cpu_s_during_load").asDouble(), res.path("postgres_cpu_ms_per_admitted_event").asDouble(),
                 res.path("mosquitto_cpu_s_during_load").asDouble(), res.path("harness_cpu_s_during_load").asDouble(),
                 res.path("load_average_after").asText()));
@@ -82,7 +87,7 @@ final class Table {
         if (phase.has("cores")) {
             JsonNode cores = phase.path("cores");
             JsonNode ms = phase.path("cpu_ms_per_admitted_event");
-            b.append(String.format("measured phase (%.0f s, %d events): cores platform %.2f (JIT compilers %.2f), PostgreSQL %.2f, "
+            b.append(String.format(Locale.ROOT, "measured phase (%.0f s, %d events): cores platform %.2f (JIT compilers %.2f), PostgreSQL %.2f, "
                             + "mosquitto %.2f, harness %.2f; ms per event platform %.2f (%.2f without the JIT), "
                             + "PostgreSQL %.2f, all processes %.2f%n",
                     phase.path("seconds").asDouble(), phase.path("events_admitted").asLong(), cores.path("platform").asDouble(),
@@ -93,7 +98,7 @@ final class Table {
         }
         JsonNode db = r.path("database_writes_per_admitted_event");
         if (db.has("commits")) {
-            b.append(String.format("database per admitted event: %.1f commits, %.1f rows inserted, %.1f updated, %.1f deleted%n",
+            b.append(String.format(Locale.ROOT, "database per admitted event: %.1f commits, %.1f rows inserted, %.1f updated, %.1f deleted%n",
                     db.path("commits").asDouble(), db.path("rows_inserted").asDouble(), db.path("rows_updated").asDouble(),
                     db.path("rows_deleted").asDouble()));
         }
@@ -111,10 +116,10 @@ final class Table {
 
     private static void row(StringBuilder b, String name, JsonNode h) {
         if (h == null || h.isMissingNode() || h.path("count").asLong() == 0) {
-            b.append(String.format("%-40s %8s%n", name, "-"));
+            b.append(String.format(Locale.ROOT, "%-40s %8s%n", name, "-"));
             return;
         }
-        b.append(String.format("%-40s %8d %8.2f %8.2f %8.2f %8.2f %8.2f%n", name, h.path("count").asLong(),
+        b.append(String.format(Locale.ROOT, "%-40s %8d %8.2f %8.2f %8.2f %8.2f %8.2f%n", name, h.path("count").asLong(),
                 h.path("p50_ms").asDouble(), h.path("p95_ms").asDouble(), h.path("p99_ms").asDouble(),
                 h.path("p999_ms").asDouble(), h.path("max_ms").asDouble()));
     }

@@ -6,6 +6,7 @@ import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 
 import javax.xml.parsers.DocumentBuilderFactory;
 
@@ -42,6 +43,24 @@ class TableAndPlotTest {
         String table = Table.render(r);
         assertThat(table).contains("machine probe: AMD EPYC; loopback TCP round trip p50 15.7 µs, p99 70.8 µs; SHA-256 1433 MiB/s");
         assertThat(table).containsPattern("generator send lag \\(schedule adherence\\)\\s+-\\n");
+    }
+
+    @Test
+    void aFailedProbeSaysSoAndFiguresKeepTheirDotInAnyLocale() throws Exception {
+        ObjectNode r = (ObjectNode) stored("s5-r4-defaults-r100");
+        ((ObjectNode) r.get("machine")).putObject("probe").put("cpu_model", "AMD EPYC")
+                .put("tcp_loopback_error", "java.net.SocketTimeoutException: Read timed out")
+                .put("sha256_mib_per_s", 1433);
+        Locale before = Locale.getDefault();
+        Locale.setDefault(Locale.GERMANY);
+        try {
+            String table = Table.render(r);
+            assertThat(table).contains("loopback TCP round trip failed (java.net.SocketTimeoutException: Read timed out)")
+                    .doesNotContain("p50 0.0 µs");
+            assertThat(table).containsPattern("event -> link.invoke \\(at the gadget\\)\\s+6000\\s+4\\.89");
+        } finally {
+            Locale.setDefault(before);
+        }
     }
 
     @Test
