@@ -248,28 +248,6 @@ class GadgetLinkTest extends PlatformTest {
     }
 
     @Test
-    void anEventNameNoTriggerCouldNameIsRefusedAndNotStored() {
-        DeskBot bot = boards.deskBot(alice);
-        double malformedBefore = rejected("malformed");
-
-        String spaced = bot.emitEvent("shaken hard", Map.of());
-        String slashed = bot.emitEvent("shaken/#", Map.of());
-        String tooLong = bot.emitEvent("e".repeat(65), Map.of());
-        String fine = bot.emitEvent("Picked-up.v2_x", Map.of());
-
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> rejected("malformed") >= malformedBefore + 3
-                && stored(bot.gadgetId(), fine) == 1);
-        for (String refused : List.of(spaced, slashed, tooLong)) {
-            assertThat(stored(bot.gadgetId(), refused)).as(refused).isZero();
-        }
-    }
-
-    private int stored(String gadgetId, String deviceEventId) {
-        return jdbc.sql("select count(*) from rz_event where gadget_id = ? and device_event_id = ?")
-                .param(gadgetId).param(deviceEventId).query(Integer.class).single();
-    }
-
-    @Test
     void aRejectedRegistrationIsAnsweredWithACodeAndKeepsThePreviousOne() {
         DeskBot bot = boards.deskBot(alice);
         bot.customizeRegistration(params -> {
