@@ -1,5 +1,6 @@
 package dev.ringzero.gates;
 
+import java.nio.charset.StandardCharsets;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
@@ -12,10 +13,13 @@ import java.util.regex.Pattern;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ringzero.StoredJson;
 import dev.ringzero.gadgets.GadgetRegistry;
 import dev.ringzero.gateway.Dispatcher;
+import dev.ringzero.gateway.LinkPublisher;
 import dev.ringzero.gateway.Outcome;
+import dev.ringzero.gateway.Topics;
 import dev.ringzero.kernel.ActionRequest;
 import dev.ringzero.kernel.CommandKind;
 import dev.ringzero.kernel.PolicyKernel;
@@ -51,17 +55,19 @@ class DeviceCommandExecutor implements IntentExecutor {
 
     private final Dispatcher dispatcher;
     private final GadgetRegistry gadgets;
+    private final LinkPublisher publisher;
     private final PolicyKernel kernel;
     private final JdbcClient jdbc;
     private final ObjectMapper json;
     private final Clock clock;
     private final Duration replayWait;
 
-    DeviceCommandExecutor(Dispatcher dispatcher, GadgetRegistry gadgets, PolicyKernel kernel,
+    DeviceCommandExecutor(Dispatcher dispatcher, GadgetRegistry gadgets, LinkPublisher publisher, PolicyKernel kernel,
             JdbcClient jdbc, ObjectMapper json, Clock clock,
             @Value("${ringzero.gates.replay-wait:PT5S}") Duration replayWait) {
         this.dispatcher = dispatcher;
         this.gadgets = gadgets;
+        this.publisher = publisher;
         this.kernel = kernel;
         this.jdbc = jdbc;
         this.json = json;
@@ -155,10 +161,16 @@ class DeviceCommandExecutor implements IntentExecutor {
             log.info("gate {}: not replaying invocation to {} ({})", gate.id(), invocation.gadgetId(), verdict.wire());
             return;
         }
+        ObjectNode envelope = json.createObjectNode();
+        envelope.put("method", "link.invoke");
+        envelope.put("id", invocation.id());
+        envelope.put("command", invocation.command());
+        envelope.set("params", StoredJson.tree(json, invocation.params()));
+        envelope.put("timeout_ms", Duration.between(invocation.sentAt(), invocation.deadline()).toMillis());
+        envelope.put("deadline", invocation.deadline().toEpochMilli());
         log.info("gate {}: re-publishing invocation {} to {} for its stored result", gate.id(), invocation.id(),
                 invocation.gadgetId());
-        dispatcher.republish(invocation.id(), invocation.gadgetId(), invocation.command(), invocation.params(),
-                invocation.sentAt(), invocation.deadline());
+        publisher.publish(invocation.gadgetId(), Topics.INVOKE, envelope.toString().getBytes(StandardCharsets.UTF_8));
         poll(invocation.id(), replayWait);
     }
 

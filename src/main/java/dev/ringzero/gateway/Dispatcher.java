@@ -1,6 +1,5 @@
 package dev.ringzero.gateway;
 
-import java.nio.charset.StandardCharsets;
 import java.sql.DatabaseMetaData;
 import java.sql.Timestamp;
 import java.time.Clock;
@@ -184,28 +183,6 @@ public class Dispatcher {
             publisher.publish(request.gadgetId(), Topics.INVOKE, bytes);
         }
         return new Sent(invocationId, deadline);
-    }
-
-    /**
-     * Publishes a recorded invocation again, the same id, command, parameters and deadline: the
-     * device executes an id at most once and answers a repeat from its stored result. For an
-     * invocation whose first publish may have been lost (the node stopped between commit and
-     * publish); the caller has asked the kernel again.
-     */
-    public void republish(String invocationId, String gadgetId, String command, String paramsJson, Instant sentAt,
-            Instant deadline) {
-        ObjectNode envelope = json.createObjectNode();
-        envelope.put("method", "link.invoke");
-        envelope.put("id", invocationId);
-        envelope.put("command", command);
-        try {
-            envelope.set("params", json.readTree(paramsJson));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("invocation " + invocationId + " has unreadable params", e);
-        }
-        envelope.put("timeout_ms", Duration.between(sentAt, deadline).toMillis());
-        envelope.put("deadline", deadline.toEpochMilli());
-        publisher.publish(gadgetId, Topics.INVOKE, envelope.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     /**
