@@ -33,10 +33,13 @@ log="benchmarks/results/$label-run.log"
 mkdir -p benchmarks/results
 bench="" restarted=""
 # whatever happens, nothing this script started outlives it
-trap '[ -n "$restarted" ] && kill -9 "$restarted" 2>/dev/null; [ -n "$bench" ] && kill "$bench" 2>/dev/null; true' EXIT
-trap 'exit 130' INT TERM
+# (run.sh runs in a process group of its own, so its load generator goes with it)
+trap '[ -n "$restarted" ] && kill -9 "$restarted" 2>/dev/null; [ -n "$bench" ] && kill -- "-$bench" 2>/dev/null; true' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
-benchmarks/run.sh "${args[@]}" >"$log" 2>&1 &
+: >"$log"
+setsid benchmarks/run.sh "${args[@]}" >"$log" 2>&1 &
 bench=$!
 until grep -q "\] load: " "$log"; do
   kill -0 "$bench" 2>/dev/null || { echo "run.sh ended before the load; see $log" >&2; exit 1; }
