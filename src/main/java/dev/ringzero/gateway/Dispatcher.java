@@ -92,8 +92,8 @@ public class Dispatcher {
     private final EngineBatch batch;
     private final int batchSize;
 
-    /** A {@code link.result} as it came from {@code gadgetId}. */
-    private record Arrived(String gadgetId, JsonNode envelope) {
+    /** A {@code link.result} as it came from {@code gadgetId}; {@code acknowledge} once it is recorded. */
+    private record Arrived(String gadgetId, JsonNode envelope, Runnable acknowledge) {
     }
 
     /** An invocation this answer settled, and the run (if any) that sent it. */
@@ -231,8 +231,8 @@ public class Dispatcher {
      * most {@code ringzero.link.result-batch}) in one transaction, and the runs waiting for them go
      * on in that same transaction: one commit for the answer and the step it wakes.
      */
-    void onResult(String gadgetId, JsonNode envelope) {
-        arrived.add(new Arrived(gadgetId, envelope));
+    void onResult(String gadgetId, JsonNode envelope, Runnable acknowledge) {
+        arrived.add(new Arrived(gadgetId, envelope, acknowledge));
         List<Arrived> taken = EngineBatch.take(arrived, batchSize);
         List<Answered> committed = new java.util.concurrent.CopyOnWriteArrayList<>();
         batch.run(taken, answer -> settle(answer, committed), this::settleAlone);
@@ -244,16 +244,20 @@ public class Dispatcher {
         }
     }
 
-    /** In the lane's transaction: records the answer and wakes its run; {@code committed} once it commits. */
+    /**
+     * In the lane's transaction: records the answer and wakes its run; {@code committed} once it
+     * commits, and only then is the answer acknowledged to the broker (a node that dies before
+     * gets it again from the broker after its restart).
+     */
     private void settle(Arrived answer, List<Answered> committed) {
-        record(answer).ifPresent(answered -> {
-            wake(answered);
-            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-                @Override
-                public void afterCommit() {
-                    committed.add(answered);
-                }
-            });
+        java.util.Optional<Answered> recorded = record(answer);
+        recorded.ifPresent(this::wake);
+        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+            @Override
+            public void afterCommit() {
+                recorded.ifPresent(committed::add);
+                answer.acknowledge().run();
+            }
         });
     }
 
@@ -265,7 +269,10 @@ public class Dispatcher {
     private void settleAlone(Arrived answer, RuntimeException cause) {
         log.info("the step woken by answer {} from {} failed; the answer is recorded alone: {}",
                 answer.envelope().path("id").asText(""), answer.gadgetId(), cause.toString());
-        record(answer).ifPresent(answered -> {
+        java.util.Optional<Answered> recorded = record(answer);
+        // recorded (or known to be late or foreign): the broker need not deliver it again
+        answer.acknowledge().run();
+        recorded.ifPresent(answered -> {
             try {
                 wake(answered);
             } catch (RuntimeException e) {

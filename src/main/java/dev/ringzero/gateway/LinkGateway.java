@@ -21,8 +21,9 @@ import org.springframework.stereotype.Component;
  * an id written inside a payload is never trusted. Bad messages are refused and counted, and
  * never stop the gateway; a database outage is thrown back so the broker redelivers.
  *
- * <p>Every message is acknowledged to the broker once it is handled, except an event: that is
- * acknowledged by admission, once it is stored with its runs (until then the broker keeps it).
+ * <p>Every message is acknowledged to the broker once it is handled, except an event and an
+ * answer: an event is acknowledged by admission, once it is stored with its runs, and an answer by
+ * the answer lane, once it is recorded (until then the broker keeps it, across a restart too).
  */
 @Component
 public class LinkGateway {
@@ -116,7 +117,9 @@ public class LinkGateway {
                 case Topics.EVENTS -> {
                     return event(gadget.get(), message, acknowledge);
                 }
-                case Topics.RESULTS -> result(gadgetId, message);
+                case Topics.RESULTS -> {
+                    return result(gadgetId, message, acknowledge);
+                }
                 default -> rejections.reject(gadgetId, "unexpected_topic", suffix);
             }
         } catch (DataAccessException e) {
@@ -181,12 +184,14 @@ public class LinkGateway {
         return true;
     }
 
-    private void result(String gadgetId, JsonNode message) {
+    /** True if the answer went to the answer lane, which acknowledges it once it is recorded. */
+    private boolean result(String gadgetId, JsonNode message, Runnable acknowledge) {
         if (!"link.result".equals(message.path("method").asText()) || !message.path("id").isTextual()) {
             rejections.reject(gadgetId, "malformed", "link.result needs {method, id, ok, payload|error}");
-            return;
+            return false;
         }
         // off the link's thread: settling wakes the waiting run, which may do a step of work
-        resultWorkers.execute(() -> dispatcher.onResult(gadgetId, message));
+        resultWorkers.execute(() -> dispatcher.onResult(gadgetId, message, acknowledge));
+        return true;
     }
 }

@@ -90,12 +90,16 @@ class MqttConfig {
     /**
      * Device answers arrive on a connection of their own, with its own Paho thread: an answer
      * queued behind a burst of events would reach its run after the command's deadline and turn
-     * a completed command into an unknown one.
+     * a completed command into an unknown one. Acknowledged by hand, once the answer is recorded:
+     * an answer acknowledged on arrival and held in memory when the node died was gone, and its run
+     * ended unknown although the device had done its work (the benchmark's crash runs).
      */
     @Bean
     LinkClientManager mqttAnswersClientManager(MqttSettings settings,
             @Qualifier("mqttServicePassword") String password, java.util.Optional<EmbeddedBroker> embedded) {
-        return clientManager(settings, password, settings.clientId() + "-answers", false);
+        LinkClientManager manager = clientManager(settings, password, settings.clientId() + "-answers", false);
+        manager.setManualAcks(true);
+        return manager;
     }
 
     /**
@@ -172,6 +176,7 @@ class MqttConfig {
     MqttPahoMessageDrivenChannelAdapter linkAnswersAdapter(
             @Qualifier("mqttAnswersClientManager") LinkClientManager manager, MqttSettings settings) {
         MqttPahoMessageDrivenChannelAdapter adapter = inboundAdapter(manager, subscriptions(settings, Topics.ANSWERS));
+        adapter.setManualAcks(true); // hands the handler the acknowledgement (see mqttAnswersClientManager)
         manager.deliverUnmatchedTo(adapter);
         return adapter;
     }

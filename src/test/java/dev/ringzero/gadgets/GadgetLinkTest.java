@@ -43,6 +43,8 @@ class GadgetLinkTest extends PlatformTest {
     org.springframework.integration.mqtt.core.Mqttv3ClientManager answerClients;
     @Autowired
     org.springframework.jdbc.core.simple.JdbcClient jdbc;
+    @Autowired
+    dev.ringzero.gateway.LinkGateway gateway;
 
     private Boards boards;
     private Api alice;
@@ -196,7 +198,33 @@ class GadgetLinkTest extends PlatformTest {
         // Paho acknowledges a message when its handler returns unless its client was made with
         // manual acks, which only the client manager sets (the adapter's flag only adds a header)
         assertThat(inboundClients.isManualAcks()).isTrue();
-        assertThat(answerClients.isManualAcks()).as("answers are acknowledged when handed to their lane").isFalse();
+        assertThat(answerClients.isManualAcks()).as("answers are acknowledged once recorded").isTrue();
+    }
+
+    @Test
+    void anAnswerIsAcknowledgedOnlyOnceItIsRecordedAndAMalformedOneAtOnce() {
+        DeskBot bot = boards.deskBot(alice);
+        bot.setSilent(true);
+        String agent = dev.ringzero.support.Agents.create(alice,
+                dev.ringzero.support.Agents.imuRead(bot.gadgetId(), "Acknowledged", "parallel"));
+        dev.ringzero.support.Agents.runNow(alice, agent);
+        assertThat(bot.awaitInvocations(1, Duration.ofSeconds(5))).isTrue();
+        String invocation = bot.invocations().get(0).id();
+        String topic = "ringzero/v1/gadgets/" + bot.gadgetId() + "/results";
+        List<String> outcomeWhenAcknowledged = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        gateway.accept(topic, ("{\"method\":\"link.result\",\"id\":\"" + invocation
+                + "\",\"ok\":true,\"payload\":{\"x\":0.1}}").getBytes(StandardCharsets.UTF_8),
+                () -> outcomeWhenAcknowledged.add(jdbc.sql("select outcome from rz_invocation where id = ?")
+                        .param(invocation).query(String.class).single()));
+
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> !outcomeWhenAcknowledged.isEmpty());
+        assertThat(outcomeWhenAcknowledged).containsExactly("completed");
+
+        List<Boolean> malformedAcknowledged = new java.util.concurrent.CopyOnWriteArrayList<>();
+        gateway.accept(topic, "{\"method\":\"link.result\"}".getBytes(StandardCharsets.UTF_8),
+                () -> malformedAcknowledged.add(true));
+        assertThat(malformedAcknowledged).containsExactly(true);
     }
 
     @Test
