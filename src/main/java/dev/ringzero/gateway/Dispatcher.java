@@ -269,9 +269,15 @@ public class Dispatcher {
     private void settleAlone(Arrived answer, RuntimeException cause) {
         log.info("the step woken by answer {} from {} failed; the answer is recorded alone: {}",
                 answer.envelope().path("id").asText(""), answer.gadgetId(), cause.toString());
-        java.util.Optional<Answered> recorded = record(answer);
-        // recorded (or known to be late or foreign): the broker need not deliver it again
-        answer.acknowledge().run();
+        java.util.Optional<Answered> recorded;
+        try {
+            recorded = record(answer);
+        } finally {
+            // recorded, late, or not recordable now (the database down): acknowledged either way.
+            // Paho delivers an unacknowledged message again only on a new connection, so answers
+            // held back through an outage would fill the broker's window and stop all the others.
+            answer.acknowledge().run();
+        }
         recorded.ifPresent(answered -> {
             try {
                 wake(answered);
