@@ -33,6 +33,8 @@ public class LinkGateway {
     /** Push-to-talk: the person is interacting; background sound waits. */
     static final String PTT_STARTED = "ptt_started";
     static final String PTT_ENDED = "ptt_ended";
+    /** The largest {@code uptime_ms} taken as a board's clock: a century. */
+    static final long MAX_UPTIME_MS = java.time.Duration.ofDays(36_525).toMillis();
 
     private final GadgetStore gadgets;
     private final EventAdmission admission;
@@ -155,6 +157,19 @@ public class LinkGateway {
         publisher.publish(gadgetId, Topics.REGISTER_REPLY, reply.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
+    /**
+     * The board's clock when it sent the event, in milliseconds since it booted; null if the event
+     * has none, or none that could be (not a whole number from zero to a century): it only ever
+     * tells that an event is older than it looks, so an event without it is admitted all the same.
+     */
+    static Long uptime(JsonNode uptime) {
+        if (!uptime.isIntegralNumber() || !uptime.canConvertToLong()) {
+            return null;
+        }
+        long millis = uptime.asLong();
+        return millis >= 0 && millis <= MAX_UPTIME_MS ? millis : null;
+    }
+
     /** True if the event went to admission, which acknowledges it once it is stored. */
     private boolean event(GadgetStore.Pairing gadget, JsonNode message, Runnable acknowledge) {
         JsonNode params = message.path("params");
@@ -173,7 +188,8 @@ public class LinkGateway {
         }
         // admitted and routed on a worker, in one transaction, and only then acknowledged: the
         // link's single thread never waits for a commit or a process start
-        admission.admitSoon(new IncomingEvent(gadget.gadgetId(), gadget.ownerId(), eventId, name, data, "mqtt"),
+        admission.admitSoon(new IncomingEvent(gadget.gadgetId(), gadget.ownerId(), eventId, name, data, "mqtt",
+                        uptime(params.path("uptime_ms"))),
                 acknowledge, () -> {
                     if (PTT_STARTED.equals(name)) {
                         floor.interactionStarted(gadget.gadgetId());

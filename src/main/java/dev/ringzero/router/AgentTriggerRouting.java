@@ -58,11 +58,11 @@ class AgentTriggerRouting implements TriggerRouter.Matcher {
     }
 
     @Override
-    public boolean shed(TriggerRouter.StoredEvent event, java.time.Duration waited) {
+    public boolean shed(TriggerRouter.StoredEvent event, java.time.Duration age) {
         List<AgentStore.Agent> matched = matching(event, read(event.data()));
         for (AgentStore.Agent agent : matched) {
             ledger.record(agent, event.id(), "gadget.event", "shed_overload",
-                    "waited " + waited.toMillis() + " ms to be routed; not acted on late", null);
+                    "at least " + age.toMillis() + " ms old when its turn to be routed came; not acted on late", null);
         }
         return !matched.isEmpty();
     }

@@ -78,6 +78,7 @@ public class EventAdmission {
     private final TaskScheduler scheduler;
     private final int batchSize;
     private final Lane[] lanes;
+    private final BoardClocks boardClocks;
 
     /**
      * The events of some gadgets, admitted in the order they arrived, by one worker at a time: a
@@ -102,6 +103,7 @@ public class EventAdmission {
         this.batchSize = Math.max(1, batchSize);
         this.lanes = new Lane[Math.max(1, lanes)];
         java.util.Arrays.setAll(this.lanes, i -> new Lane());
+        this.boardClocks = new BoardClocks(router.shedAfter());
     }
 
     /**
@@ -110,8 +112,9 @@ public class EventAdmission {
      * a free worker seldom waits for a busy lane), drained by one worker at a time, which takes
      * whatever has arrived by its turn (at most {@code ringzero.router.batch})
      * into one transaction: alone, an event is a batch of one; under load, a batch shares one
-     * commit and one engine flush among its events. An event that waited longer than the router's
-     * shed bound since it arrived is stored as shed and starts nothing. Until it is acknowledged an
+     * commit and one engine flush among its events. An event older than the router's shed bound
+     * when its turn comes (since it arrived, or since its board sent it, going by the board's later
+     * events: {@link BoardClocks}) is stored as shed and starts nothing. Until it is acknowledged an
      * event is the broker's to deliver again: if this node stops first, nothing is lost.
      */
     public void admitSoon(IncomingEvent event, Runnable acknowledge, Runnable admitted, Executor workers) {
@@ -120,6 +123,10 @@ public class EventAdmission {
 
     /** As {@link #admitSoon(IncomingEvent, Runnable, Runnable, Executor)}, for an event that arrived at {@code arrivedAt}. */
     void admitSoon(IncomingEvent event, Instant arrivedAt, Runnable acknowledge, Runnable admitted, Executor workers) {
+        if (event.uptimeMs() != null) {
+            // before it queues: the board's events already waiting are compared with this one
+            boardClocks.arrived(event.gadgetId(), event.uptimeMs(), arrivedAt);
+        }
         queue(new Arrival(event, arrivedAt, acknowledge, admitted, workers));
     }
 
@@ -171,10 +178,11 @@ public class EventAdmission {
 
     /** In the lane's transaction: stores the event with its final state and routes (or sheds) it. */
     private void admitAndRouteNow(Arrival arrival) {
-        boolean overdue = router.overdue(arrival.arrivedAt());
+        Duration age = age(arrival);
+        boolean overdue = router.overdue(age);
         Result result = store(arrival.event(), arrival.arrivedAt(), overdue ? "shed" : "routed");
         if (result instanceof Admitted admitted) {
-            router.routeAdmitted(admitted.event(), overdue);
+            router.routeAdmitted(admitted.event(), overdue, age);
         }
         TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
             @Override
@@ -182,6 +190,18 @@ public class EventAdmission {
                 settled(arrival, result);
             }
         });
+    }
+
+    /** At least how old the event is now: since it arrived here, or since its board sent it if that says more. */
+    private Duration age(Arrival arrival) {
+        Instant now = clock.instant();
+        Duration sinceArrival = Duration.between(arrival.arrivedAt(), now);
+        IncomingEvent event = arrival.event();
+        if (event.uptimeMs() == null) {
+            return sinceArrival;
+        }
+        Duration sinceSent = boardClocks.sentAtLeastAgo(event.gadgetId(), event.uptimeMs(), now);
+        return sinceSent.compareTo(sinceArrival) > 0 ? sinceSent : sinceArrival;
     }
 
     /**

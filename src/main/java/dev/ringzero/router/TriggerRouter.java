@@ -44,10 +44,11 @@ public class TriggerRouter {
         boolean route(StoredEvent event);
 
         /**
-         * The event waited too long to be routed (the platform is overloaded): record, for whoever
-         * would have acted on it, that it was shed; start nothing. True if anyone listened.
+         * The event was too old to be acted on when its turn came ({@code age}: at least that old;
+         * the platform was overloaded, or the broker delivered it late): record, for whoever would
+         * have acted on it, that it was shed; start nothing. True if anyone listened.
          */
-        boolean shed(StoredEvent event, Duration waited);
+        boolean shed(StoredEvent event, Duration age);
     }
 
     private final JdbcClient jdbc;
@@ -77,18 +78,24 @@ public class TriggerRouter {
         this.matchers = matchers;
     }
 
-    /** Whether an event that arrived at {@code arrivedAt} has waited too long to be acted on now. */
-    boolean overdue(java.time.Instant arrivedAt) {
-        return Duration.between(arrivedAt, clock.instant()).compareTo(shedAfter) > 0;
+    /** Whether an event this old (since it arrived, or since its board sent it) is too old to be acted on now. */
+    boolean overdue(Duration age) {
+        return age.compareTo(shedAfter) > 0;
+    }
+
+    /** The shed bound: a gadget event older than this when its turn to be routed comes is shed. */
+    Duration shedAfter() {
+        return shedAfter;
     }
 
     /**
      * Routes an event that the caller's transaction holds with its final state ({@code routed}, or
-     * {@code shed} if it was {@link #overdue}): stored so by admission, or claimed so here.
+     * {@code shed} if it was {@link #overdue} at the {@code age} given): stored so by admission, or
+     * claimed so here.
      */
-    void routeAdmitted(StoredEvent event, boolean shed) {
+    void routeAdmitted(StoredEvent event, boolean shed, Duration age) {
         if (shed) {
-            shed(event, Duration.between(event.receivedAt(), clock.instant()));
+            shed(event, age);
         } else {
             routeClaimed(event);
         }
@@ -107,33 +114,34 @@ public class TriggerRouter {
     /** Routes the event, or sheds it if it waited too long; in the caller's transaction, if any. */
     private void routeOrShed(StoredEvent event) {
         transactions.executeWithoutResult(status -> {
-            boolean overdue = overdue(event.receivedAt());
+            Duration age = Duration.between(event.receivedAt(), clock.instant());
+            boolean overdue = overdue(age);
             if (claimed(event.id(), overdue ? "shed" : "routed")) {
-                routeAdmitted(event, overdue);
+                routeAdmitted(event, overdue, age);
             }
         });
     }
 
     /**
-     * Load shedding, visible: a gadget event that waited longer than {@code shedAfter} for
-     * routing is not acted on late (a bark a minute after the shake helps nobody, and a backlog of
+     * Load shedding, visible: a gadget event older than {@code shedAfter} when its turn to be
+     * routed comes (since it arrived, or since its board sent it: {@link BoardClocks}) is not acted on late (a bark a minute after the shake helps nobody, and a backlog of
      * late runs only makes the next events later); each agent that listened records
      * {@code shed_overload} in its decisions, the event stays as {@code shed}, and
      * {@code ringzero_events_shed_total} counts it.
      */
-    private void shed(StoredEvent event, Duration waited) {
+    private void shed(StoredEvent event, Duration age) {
         boolean listened = false;
         for (Matcher matcher : matchers) {
-            listened |= matcher.shed(event, waited);
+            listened |= matcher.shed(event, age);
         }
         meters.counter("ringzero.events.shed").increment();
         // one line per interval, not one per event: an overloaded node sheds hundreds a second
         long now = System.nanoTime();
         long last = lastShedReport.get();
         if (now - last >= SHED_REPORT_EVERY.toNanos() && lastShedReport.compareAndSet(last, now)) {
-            log.warn("event {} from {} waited {} ms for routing and was shed (overloaded){}; {} more shed since the "
-                    + "last report (ringzero_events_shed_total counts them all)", event.id(), event.gadgetId(),
-                    waited.toMillis(), listened ? "" : "; nothing listened for it", shedUnreported.getAndSet(0));
+            log.warn("event {} from {} was at least {} ms old when its turn to be routed came and was shed "
+                    + "(overloaded, or delivered late){}; {} more shed since the last report "
+                    + "(ringzero_events_shed_total counts them all)", event.id(), event.gadgetId(), age.toMillis(), listened ? "" : "; nothing listened for it", shedUnreported.getAndSet(0));
         } else {
             shedUnreported.incrementAndGet();
         }

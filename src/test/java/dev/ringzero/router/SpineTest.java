@@ -366,10 +366,58 @@ class SpineTest extends OwnerWithDeskBotTest {
         assertThat(runs(agentId)).hasSize(1);
     }
 
+    @Test
+    void anEventItsBoardsLaterEventShowsToBeStaleIsShedAndTheLaterOneRuns() {
+        String agentId = createAgent(Definitions.showTextWhenShaken(bot.gadgetId(), "{\"runsPerHour\":100}", "parallel"));
+        java.util.List<Runnable> lane = new java.util.ArrayList<>();
+        java.util.List<String> acknowledged = new java.util.concurrent.CopyOnWriteArrayList<>();
+        String stale = "stale-" + System.nanoTime();
+        String fresh = "fresh-" + System.nanoTime();
+        // after an outage the broker delivers what it kept in one burst: both arrive now, but the
+        // board's clock says the first was sent 30 s before the second (the bound is 5 s)
+        admission.admitSoon(shaken(stale, 1, 1_000L), () -> acknowledged.add(stale), () -> { }, lane::add);
+        admission.admitSoon(shaken(fresh, 2, 31_000L), () -> acknowledged.add(fresh), () -> { }, lane::add);
+
+        lane.get(0).run();
+
+        assertThat(acknowledged).containsExactlyInAnyOrder(stale, fresh);
+        assertThat(stored(java.util.List.of(stale, fresh))).containsExactly("shed", "routed");
+        assertThat(decisions(agentId)).contains("shed_overload");
+        assertThat(runs(agentId)).hasSize(1);
+    }
+
+    @Test
+    void eventsTheBoardsClockPutsWithinTheBoundOrBeforeARebootAreRouted() {
+        String agentId = createAgent(Definitions.showTextWhenShaken(bot.gadgetId(), "{\"runsPerHour\":100}", "parallel"));
+        java.util.List<Runnable> lane = new java.util.ArrayList<>();
+        String[] ids = {"a-" + System.nanoTime(), "b-" + System.nanoTime(), "c-" + System.nanoTime(),
+                "d-" + System.nanoTime()};
+        // 2 s apart by the board's clock (the bound is 5 s)
+        admission.admitSoon(shaken(ids[0], 1, 900_000L), () -> { }, () -> { }, lane::add);
+        admission.admitSoon(shaken(ids[1], 2, 902_000L), () -> { }, () -> { }, lane::add);
+        lane.get(0).run();
+        // one more, then a reboot (the clock starts again): a smaller uptime says nothing of the age
+        admission.admitSoon(shaken(ids[2], 3, 904_000L), () -> { }, () -> { }, lane::add);
+        admission.admitSoon(shaken(ids[3], 4, 1_000L), () -> { }, () -> { }, lane::add);
+        lane.get(1).run();
+
+        assertThat(lane).hasSize(2);
+        assertThat(stored(java.util.List.of(ids))).containsExactly("routed", "routed", "routed", "routed");
+        assertThat(decisions(agentId)).doesNotContain("shed_overload");
+        assertThat(runs(agentId)).hasSize(4);
+    }
+
     private IncomingEvent shaken(String eventId, int seq) {
         return new IncomingEvent(bot.gadgetId(), alice.accountId(), eventId, "shaken",
                 new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode().put("strength", "hard")
                         .put("seq", seq), "mqtt");
+    }
+
+    /** As {@link #shaken(String, int)}, with the board's clock when it sent it. */
+    private IncomingEvent shaken(String eventId, int seq, long uptimeMs) {
+        IncomingEvent event = shaken(eventId, seq);
+        return new IncomingEvent(event.gadgetId(), event.ownerId(), event.deviceEventId(), event.name(), event.data(),
+                event.source(), uptimeMs);
     }
 
     /** The states of whichever of these device events are stored. */
