@@ -2,6 +2,7 @@ package dev.ringzero.gateway;
 
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -34,7 +35,7 @@ public class LinkGateway {
     static final String PTT_STARTED = "ptt_started";
     static final String PTT_ENDED = "ptt_ended";
     /** The largest {@code uptime_ms} taken as a board's clock: a century. */
-    static final long MAX_UPTIME_MS = java.time.Duration.ofDays(36_525).toMillis();
+    static final long MAX_UPTIME_MS = Duration.ofDays(36_525).toMillis();
 
     private final GadgetStore gadgets;
     private final EventAdmission admission;
@@ -72,13 +73,21 @@ public class LinkGateway {
      * database outage is thrown, unacknowledged, so that the broker delivers the message again.
      */
     public void accept(String topic, byte[] payload, Runnable acknowledge) {
-        if (!handle(topic, payload, acknowledge)) {
+        accept(topic, payload, false, acknowledge);
+    }
+
+    /**
+     * As {@link #accept(String, byte[], Runnable)}, for a message the broker may be delivering
+     * again ({@code redelivered}: MQTT's DUP flag).
+     */
+    public void accept(String topic, byte[] payload, boolean redelivered, Runnable acknowledge) {
+        if (!handle(topic, payload, redelivered, acknowledge)) {
             acknowledge.run();
         }
     }
 
     /** True if {@code acknowledge} was handed on (an event on its way to admission). */
-    private boolean handle(String topic, byte[] payload, Runnable acknowledge) {
+    private boolean handle(String topic, byte[] payload, boolean redelivered, Runnable acknowledge) {
         if (DynsecBrokerAccess.RESPONSE_TOPIC.equals(topic)) {
             dynsec.ifPresent(access -> access.onResponse(payload));
             return false;
@@ -117,7 +126,7 @@ public class LinkGateway {
                 case Topics.STATUS -> presence(gadgetId, message);
                 case Topics.REGISTER -> register(gadgetId, message);
                 case Topics.EVENTS -> {
-                    return event(gadget.get(), message, acknowledge);
+                    return event(gadget.get(), message, redelivered, acknowledge);
                 }
                 case Topics.RESULTS -> {
                     return result(gadgetId, message, acknowledge);
@@ -171,7 +180,7 @@ public class LinkGateway {
     }
 
     /** True if the event went to admission, which acknowledges it once it is stored. */
-    private boolean event(GadgetStore.Pairing gadget, JsonNode message, Runnable acknowledge) {
+    private boolean event(GadgetStore.Pairing gadget, JsonNode message, boolean redelivered, Runnable acknowledge) {
         JsonNode params = message.path("params");
         String eventId = params.path("id").asText("");
         String name = params.path("event").asText("");
@@ -188,8 +197,9 @@ public class LinkGateway {
         }
         // admitted and routed on a worker, in one transaction, and only then acknowledged: the
         // link's single thread never waits for a commit or a process start
-        admission.admitSoon(new IncomingEvent(gadget.gadgetId(), gadget.ownerId(), eventId, name, data, "mqtt",
-                        uptime(params.path("uptime_ms"))),
+        Long uptime = uptime(params.path("uptime_ms"));
+        IncomingEvent.BoardTime sent = uptime == null ? null : new IncomingEvent.BoardTime(uptime, redelivered);
+        admission.admitSoon(new IncomingEvent(gadget.gadgetId(), gadget.ownerId(), eventId, name, data, "mqtt", sent),
                 acknowledge, () -> {
                     if (PTT_STARTED.equals(name)) {
                         floor.interactionStarted(gadget.gadgetId());

@@ -204,7 +204,8 @@ class MqttConfig {
     org.springframework.integration.dsl.IntegrationFlow linkInboundFlow(LinkGateway gateway) {
         return org.springframework.integration.dsl.IntegrationFlow.from(linkInbound())
                 .handle(message -> gateway.accept((String) message.getHeaders().get(MqttHeaders.RECEIVED_TOPIC),
-                        (byte[]) message.getPayload(), acknowledgment(message)))
+                        (byte[]) message.getPayload(),
+                        Boolean.TRUE.equals(message.getHeaders().get(MqttHeaders.DUPLICATE)), acknowledgment(message)))
                 .get();
     }
 

@@ -103,7 +103,7 @@ public class EventAdmission {
         this.batchSize = Math.max(1, batchSize);
         this.lanes = new Lane[Math.max(1, lanes)];
         java.util.Arrays.setAll(this.lanes, i -> new Lane());
-        this.boardClocks = new BoardClocks(router.shedAfter());
+        this.boardClocks = new BoardClocks();
     }
 
     /**
@@ -123,9 +123,9 @@ public class EventAdmission {
 
     /** As {@link #admitSoon(IncomingEvent, Runnable, Runnable, Executor)}, for an event that arrived at {@code arrivedAt}. */
     void admitSoon(IncomingEvent event, Instant arrivedAt, Runnable acknowledge, Runnable admitted, Executor workers) {
-        if (event.uptimeMs() != null) {
+        if (event.sent() != null && !event.sent().redelivered()) {
             // before it queues: the board's events already waiting are compared with this one
-            boardClocks.arrived(event.gadgetId(), event.uptimeMs(), arrivedAt);
+            boardClocks.arrived(event.gadgetId(), event.sent().uptimeMs(), arrivedAt);
         }
         queue(new Arrival(event, arrivedAt, acknowledge, admitted, workers));
     }
@@ -195,13 +195,9 @@ public class EventAdmission {
     /** At least how old the event is now: since it arrived here, or since its board sent it if that says more. */
     private Duration age(Arrival arrival) {
         Instant now = clock.instant();
-        Duration sinceArrival = Duration.between(arrival.arrivedAt(), now);
         IncomingEvent event = arrival.event();
-        if (event.uptimeMs() == null) {
-            return sinceArrival;
-        }
-        Duration sinceSent = boardClocks.sentAtLeastAgo(event.gadgetId(), event.uptimeMs(), now);
-        return sinceSent.compareTo(sinceArrival) > 0 ? sinceSent : sinceArrival;
+        return event.sent() == null ? Duration.between(arrival.arrivedAt(), now)
+                : boardClocks.age(event.gadgetId(), event.sent().uptimeMs(), arrival.arrivedAt(), now);
     }
 
     /**

@@ -83,11 +83,6 @@ public class TriggerRouter {
         return age.compareTo(shedAfter) > 0;
     }
 
-    /** The shed bound: a gadget event older than this when its turn to be routed comes is shed. */
-    Duration shedAfter() {
-        return shedAfter;
-    }
-
     /**
      * Routes an event that the caller's transaction holds with its final state ({@code routed}, or
      * {@code shed} if it was {@link #overdue} at the {@code age} given): stored so by admission, or
@@ -124,7 +119,8 @@ public class TriggerRouter {
 
     /**
      * Load shedding, visible: a gadget event older than {@code shedAfter} when its turn to be
-     * routed comes (since it arrived, or since its board sent it: {@link BoardClocks}) is not acted on late (a bark a minute after the shake helps nobody, and a backlog of
+     * routed comes (since it arrived, or since its board sent it: {@link BoardClocks}) is not
+     * acted on late (a bark a minute after the shake helps nobody, and a backlog of
      * late runs only makes the next events later); each agent that listened records
      * {@code shed_overload} in its decisions, the event stays as {@code shed}, and
      * {@code ringzero_events_shed_total} counts it.
@@ -141,7 +137,8 @@ public class TriggerRouter {
         if (now - last >= SHED_REPORT_EVERY.toNanos() && lastShedReport.compareAndSet(last, now)) {
             log.warn("event {} from {} was at least {} ms old when its turn to be routed came and was shed "
                     + "(overloaded, or delivered late){}; {} more shed since the last report "
-                    + "(ringzero_events_shed_total counts them all)", event.id(), event.gadgetId(), age.toMillis(), listened ? "" : "; nothing listened for it", shedUnreported.getAndSet(0));
+                    + "(ringzero_events_shed_total counts them all)", event.id(), event.gadgetId(),
+                    age.toMillis(), listened ? "" : "; nothing listened for it", shedUnreported.getAndSet(0));
         } else {
             shedUnreported.incrementAndGet();
         }

@@ -683,7 +683,10 @@ public abstract class SimulatedBoard implements AutoCloseable {
         params.put("id", eventId);
         params.put("event", event);
         params.put("data", body);
-        params.put("uptime_ms", uptimeMillis());
+        if (config.clientSuffix() == null) {
+            // the board's own clock; a second connection (a maker's tool) has another and says nothing
+            params.put("uptime_ms", uptimeMillis());
+        }
         Map<String, Object> envelope = new LinkedHashMap<>();
         envelope.put("method", "link.event");
         envelope.put("params", params);

@@ -129,6 +129,30 @@ class MosquittoRoundTripTest {
     }
 
     @Test
+    void anEventCarriesTheBoardsUptimeAndASecondConnectionsEventsNone() throws Exception {
+        underTest.start();
+        acceptRegistration();
+        underTest.emitEvent("shaken", Map.of("strength", "hard"));
+        JsonNode fromBoard = next("events").path("params");
+
+        assertEquals("shaken", fromBoard.path("event").asText());
+        assertTrue(fromBoard.path("uptime_ms").isIntegralNumber(), fromBoard.toString());
+        assertTrue(fromBoard.path("uptime_ms").asLong() >= 0);
+
+        // a maker's tool on gadgetId-dbg has a clock of its own, which is not the board's
+        DeskBot tool = new DeskBot(new LinkConfig(BROKER, gadgetId, "any password", "dbg"));
+        try {
+            tool.start();
+            tool.emitEvent("shaken", Map.of("strength", "soft"));
+            JsonNode fromTool = next("events").path("params");
+            assertEquals("soft", fromTool.path("data").path("strength").asText());
+            assertTrue(fromTool.path("uptime_ms").isMissingNode(), fromTool.toString());
+        } finally {
+            tool.close();
+        }
+    }
+
+    @Test
     void killedBoardLeavesTheRetainedLastWillOffline() throws Exception {
         underTest.start();
         assertTrue(next("status").path("online").asBoolean());
