@@ -204,9 +204,13 @@ class MqttConfig {
     org.springframework.integration.dsl.IntegrationFlow linkInboundFlow(LinkGateway gateway) {
         return org.springframework.integration.dsl.IntegrationFlow.from(linkInbound())
                 .handle(message -> gateway.accept((String) message.getHeaders().get(MqttHeaders.RECEIVED_TOPIC),
-                        (byte[]) message.getPayload(),
-                        Boolean.TRUE.equals(message.getHeaders().get(MqttHeaders.DUPLICATE)), acknowledgment(message)))
+                        (byte[]) message.getPayload(), redelivered(message), acknowledgment(message)))
                 .get();
+    }
+
+    /** Whether the broker says it may have delivered this message before (MQTT's DUP flag). */
+    static boolean redelivered(org.springframework.messaging.Message<?> message) {
+        return Boolean.TRUE.equals(message.getHeaders().get(MqttHeaders.DUPLICATE));
     }
 
     /** The message's manual acknowledgement, or nothing to do where the adapter acknowledges itself. */

@@ -12,19 +12,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  * than it arrived, and its uptime is the board's clock at that moment, so an event with uptime
  * {@code u} was sent at least {@code (now - later.arrived) + (later.uptime - u)} ago.
  *
- * <p>That needs no synchronised clocks and no transit delay, and it holds across a reboot between
- * the two events (the earlier event was sent before the later boot began, so it is older still).
- * It does need the two uptimes to be one clock's, the later event sent after the earlier one:
- * a board's events arrive in the order it sent them (one MQTT connection, QoS 1). Two things break
- * that, and both show as the uptime going backwards from one arrival to the next: an old copy
- * delivered again after newer events (taken care of too: redelivered copies are not arrivals
- * here), and a second connection under the same gadget id with a clock of its own (a maker's
- * debugging tool). After the uptime went backwards, for whatever reason, the board's clock is not
- * used for {@link #DISTRUST}; events are as old as their time since arrival, as without it. A
- * second clock not yet seen to go backwards against the board's (its first event after a day of
- * the board's silence, or since this node started, followed by one of the board's) can still make
- * its event look older than it is: the reference firmware sends no {@code uptime_ms} from a
- * second connection for that reason.
+ * <p>That needs no synchronised clocks, no transit delay and no order of arrival, only that both
+ * uptimes are one clock's (a reboot between the two is harmless: an event from before it is older
+ * still). Uptimes of two clocks prove nothing: a second connection under the same gadget id with a
+ * clock of its own (a maker's tool), or a copy from before a reboot arriving after the reboot's
+ * events. Nothing in {@code link.event} names the clock, so this is guarded as far as arrivals
+ * show it: once a board's uptime goes backwards from one arrival to the next (a reboot, or two
+ * clocks taking turns), its clock is not used for {@link #DISTRUST}, and a copy the broker says it
+ * may have delivered before (MQTT's DUP flag) is no arrival here. What remains: until this node
+ * has seen the uptime go backwards, another clock's first event can make the events waiting at
+ * that moment look older than they are (the board's, when that clock is ahead of the board's; its
+ * own, when the board's next event comes while it waits). The reference firmware sends no
+ * {@code uptime_ms} from a second connection.
  *
  * <p>It matters after an outage: the broker delivers what it kept for the platform in one burst,
  * in the order each board sent it, so every event arrives at about the same moment and the receipt
@@ -34,7 +33,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Arrivals are told from one thread (the link's), in the order they arrive; ages are asked from
  * any. Each board's latest arrival is kept for {@link #RETAIN}, so that a clock going backwards is
- * seen even after a quiet while.
+ * seen even after a quiet while; a reboot therefore turns a board's clock off for a day.
  */
 final class BoardClocks {
 
@@ -58,10 +57,9 @@ final class BoardClocks {
      * compared with it.
      */
     void arrived(String gadgetId, long uptimeMs, Instant arrivedAt) {
+        // told in the order of arrival (one thread), so the one told last is the latest, whatever
+        // the wall clock did meanwhile
         boards.merge(gadgetId, new Board(uptimeMs, arrivedAt, Instant.MIN), (known, incoming) -> {
-            if (incoming.arrivedAt().isBefore(known.arrivedAt())) {
-                return known;
-            }
             Instant trustedFrom = uptimeMs < known.uptimeMs() ? arrivedAt.plus(DISTRUST) : known.trustedFrom();
             return new Board(uptimeMs, arrivedAt, trustedFrom);
         });

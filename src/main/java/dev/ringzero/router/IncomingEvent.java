@@ -13,7 +13,8 @@ public record IncomingEvent(String gadgetId, String ownerId, String deviceEventI
 
     /**
      * {@code link.event}'s {@code uptime_ms} (the board's milliseconds since it booted), and whether
-     * the broker delivered this copy again (MQTT's DUP flag: an older message after newer ones).
+     * the broker says it may have delivered this message before (MQTT's DUP flag): such a copy may
+     * come after newer messages.
      */
     public record BoardTime(long uptimeMs, boolean redelivered) {
     }

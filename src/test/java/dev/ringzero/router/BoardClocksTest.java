@@ -66,11 +66,12 @@ class BoardClocksTest {
     }
 
     @Test
-    void theLatestArrivalIsKeptWhateverOrderItIsToldIn() {
-        clocks.arrived("g1", 31_000, T0.plusMillis(5));
-        clocks.arrived("g1", 1_000, T0); // told late, arrived first: neither the latest nor a clock going backwards
+    void theArrivalToldLastIsTheLatestWhateverTheWallClockDid() {
+        clocks.arrived("g1", 1_000, T0);
+        clocks.arrived("g1", 31_000, T0.minusSeconds(60)); // the wall clock stepped back a minute meanwhile
 
-        assertThat(ageMillis("g1", 1_000, T0, T0.plusMillis(5))).isEqualTo(30_000);
+        // a second after the latest arrived, by the same (stepped back) clock: sent 30 s before it
+        assertThat(ageMillis("g1", 1_000, T0, T0.minusSeconds(59))).isEqualTo(31_000);
     }
 
     @Test

@@ -394,13 +394,12 @@ class SpineTest extends OwnerWithDeskBotTest {
         java.util.List<Runnable> lane = new java.util.ArrayList<>();
         String[] ids = {"a-" + System.nanoTime(), "b-" + System.nanoTime(), "c-" + System.nanoTime(),
                 "d-" + System.nanoTime()};
-        // 2 s apart by the board's clock (the bound is 5 s)
+        // 100 ms apart by the board's clock (the bound is 5 s)
         admission.admitSoon(shaken(ids[0], 1, 900_000L, false), () -> { }, () -> { }, lane::add);
-        admission.admitSoon(shaken(ids[1], 2, 902_000L, false), () -> { }, () -> { }, lane::add);
+        admission.admitSoon(shaken(ids[1], 2, 900_100L, false), () -> { }, () -> { }, lane::add);
         lane.get(0).run();
-        // one more, then a reboot (the clock starts again): a smaller uptime says nothing of the age,
-        // and the board's clock is not used for a while
-        admission.admitSoon(shaken(ids[2], 3, 904_000L, false), () -> { }, () -> { }, lane::add);
+        // one more, then a reboot (the clock starts again): a smaller uptime says nothing of the age
+        admission.admitSoon(shaken(ids[2], 3, 900_200L, false), () -> { }, () -> { }, lane::add);
         admission.admitSoon(shaken(ids[3], 4, 1_000L, false), () -> { }, () -> { }, lane::add);
         lane.get(1).run();
 
