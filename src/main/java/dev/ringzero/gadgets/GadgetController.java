@@ -161,6 +161,7 @@ class GadgetController {
                     "privileged commands are never dispatched for agents or clients");
             case "unregistered_command" -> ApiProblem.badRequest("command-unregistered",
                     "the gadget has not registered this command");
+            case "mover_busy" -> ApiProblem.conflict("mover-busy", denied.detail());
             default -> new ApiProblem(HttpStatus.FORBIDDEN, "command-denied", denied.reason() + ": " + denied.detail());
         };
     }

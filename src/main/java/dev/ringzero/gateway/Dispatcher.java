@@ -24,9 +24,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ringzero.gadgets.CommandSpec;
 import dev.ringzero.gadgets.GadgetRegistry;
 import dev.ringzero.kernel.ActionRequest;
+import dev.ringzero.kernel.CommandKind;
 import dev.ringzero.kernel.DenyReason;
+import dev.ringzero.kernel.Lease;
 import dev.ringzero.kernel.PolicyKernel;
 import dev.ringzero.kernel.Verdict;
+import dev.ringzero.policy.Movers;
 import dev.ringzero.workflow.EngineBatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -91,6 +94,7 @@ public class Dispatcher {
     private final java.util.Queue<Arrived> arrived = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final EngineBatch batch;
     private final int batchSize;
+    private final Movers movers;
 
     /** A {@code link.result} as it came from {@code gadgetId}; {@code acknowledge} once it is recorded. */
     private record Arrived(String gadgetId, JsonNode envelope, Runnable acknowledge) {
@@ -102,7 +106,8 @@ public class Dispatcher {
 
     Dispatcher(PolicyKernel kernel, GadgetRegistry gadgets, LinkPublisher publisher, JdbcClient jdbc, ObjectMapper json,
             Clock clock, List<AnswerListener> listeners, List<RunWake> runWakes, EngineBatch batch,
-            @Value("${ringzero.link.result-batch:8}") int batchSize, DataSource dataSource) {
+            @Value("${ringzero.link.result-batch:8}") int batchSize, DataSource dataSource, Movers movers) {
+        this.movers = movers;
         this.answerStatement = answerStatement(databaseProduct(dataSource));
         this.runWakes = runWakes;
         this.batch = batch;
@@ -143,6 +148,18 @@ public class Dispatcher {
         long timeoutMs = gadgets.command(request.gadgetId(), request.command())
                 .map(CommandSpec::timeoutMs).orElse(CommandSpec.DEFAULT_TIMEOUT_MS);
         Instant now = clock.instant();
+        CommandKind kind = CommandKind.of(request.command());
+        if (kind == CommandKind.MOVE) {
+            // one mover at a time: held until the move is answered, at most the lease's bound
+            if (movers.take(request.subject(), request.gadgetId(), Duration.ofMillis(timeoutMs), now)
+                    instanceof Lease.Busy busy) {
+                Verdict.Deny deny = new Verdict.Deny(DenyReason.MOVER_BUSY, "gadget " + request.gadgetId()
+                        + " is being moved by another until " + busy.freeAt() + " at the latest; a stop frees it");
+                return new NotSent(notSent(deny), deny);
+            }
+        } else if (kind == CommandKind.STOP) {
+            movers.stopping(request.gadgetId(), now);
+        }
         Instant deadline = now.plusMillis(timeoutMs);
         ObjectNode envelope = json.createObjectNode();
         envelope.put("method", "link.invoke");
@@ -160,6 +177,9 @@ public class Dispatcher {
         if (awaited) {
             waiting.put(invocationId, new CompletableFuture<>());
         }
+        if (kind == CommandKind.MOVE) {
+            movers.moving(invocationId, request.subject(), request.gadgetId());
+        }
         byte[] bytes;
         try {
             bytes = json.writeValueAsBytes(envelope);
@@ -176,6 +196,7 @@ public class Dispatcher {
                         publisher.publish(request.gadgetId(), Topics.INVOKE, bytes);
                     } else {
                         waiting.remove(invocationId);
+                        movers.ended(invocationId);
                     }
                 }
             });
@@ -217,6 +238,7 @@ public class Dispatcher {
         int updated = jdbc.sql("update rz_invocation set outcome = 'unknown', answered_at = ? where id = ? "
                 + "and outcome = 'sent'").params(Timestamp.from(clock.instant()), invocationId).update();
         waiting.remove(invocationId);
+        movers.ended(invocationId);
         return updated == 0 ? java.util.Optional.empty() : java.util.Optional.of(new Outcome.Unknown(invocationId));
     }
 
@@ -351,8 +373,9 @@ public class Dispatcher {
         };
     }
 
-    /** Hands the outcome to a caller on this node that {@link #await awaits} it. */
+    /** Hands the outcome to a caller on this node that {@link #await awaits} it; a move's lease ends. */
     private void complete(Answered answered) {
+        movers.ended(answered.invocationId());
         CompletableFuture<Outcome> future = waiting.remove(answered.invocationId());
         if (future != null) {
             future.complete(answered.outcome());

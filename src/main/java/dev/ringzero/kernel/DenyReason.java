@@ -33,7 +33,9 @@ public enum DenyReason {
     /** No such agent for this account (deleted, or another account's): a fence for its queued work. */
     AGENT_UNKNOWN,
     /** The owner's trust rule says never. */
-    TRUST_DENY;
+    TRUST_DENY,
+    /** Another mover holds the gadget (one at a time, for at most 10 s; a stop frees it): {@link MoverLease}. */
+    MOVER_BUSY;
 
     /** Lower-case code, e.g. {@code revision_stale}. */
     public String wire() {

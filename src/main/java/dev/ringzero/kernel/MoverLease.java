@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * One mover at a time per gadget, for a bounded time. Two agents steering one rover is a hazard, and a
  * move with no end is one too, so every lease expires (at most 10 s by default; a longer request is cut
- * to the bound, and the dispatcher bounds the command by {@link Lease.Granted#expiresAt()}). An expired
+ * to the bound: a mover whose answer never comes holds the gadget no longer than that). An expired
  * lease is free. Stopping always goes through: {@link #stop} ends whatever lease is held, and
  * {@link #release} never fails. The holder may renew by acquiring again. Thread-safe, no threads of its
  * own: time is passed in.

@@ -84,4 +84,35 @@ class ArbitrationTest extends OwnerWithDeskBotTest {
         assertThat(bot.invocations()).extracting(invocation -> invocation.params().get("url"))
                 .containsExactly("https://example.org/hold.mp3");
     }
+
+    @Test
+    void aRoverMovedByAnAgentRefusesAnyOtherMoverUntilAStopFreesIt() {
+        dev.ringzero.firmware.Rover rover = boards.rover(alice);
+        String drive = "/api/v1/gadgets/" + rover.gadgetId() + "/commands";
+        assertThat(alice.post("/api/v1/trust-rules", "{\"intent\":\"chassis.drive\",\"level\":\"auto\"}").status())
+                .isEqualTo(201);
+        String agent = Agents.create(alice, """
+                {"apiVersion":"ringzero/v1","name":"Long patrol","gadgets":["%1$s"],"kind":"rules",
+                 "triggers":[{"kind":"invoke"}],
+                 "actions":[{"gadget":"%1$s","command":"chassis.drive","params":{"left":40,"right":40,"duration_ms":8000}}],
+                 "allow":{"commands":["chassis.drive"],"physical":true},"budget":{"runsPerHour":10}}
+                """.formatted(rover.gadgetId()));
+        String runId = Agents.runNow(alice, agent);
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> rover.invocations().size() == 1);
+
+        Response refused = alice.post(drive, "{\"command\":\"chassis.drive\",\"params\":{\"left\":-40,\"right\":-40}}");
+        assertThat(refused.status()).as(refused.body()).isEqualTo(409);
+        assertThat(refused.json().path("type").asText()).endsWith("mover-busy");
+        assertThat(rover.invocations()).as("the person's drive never left").hasSize(1);
+
+        Response stop = alice.post(drive, "{\"command\":\"chassis.stop\"}");
+        assertThat(stop.status()).as(stop.body()).isEqualTo(200);
+        assertThat(stop.json().at("/payload/was_moving").asBoolean()).isTrue();
+        Response again = alice.post(drive,
+                "{\"command\":\"chassis.drive\",\"params\":{\"left\":-40,\"right\":-40,\"duration_ms\":200}}");
+        assertThat(again.status()).as(again.body()).isEqualTo(200);
+        assertThat(again.json().path("outcome").asText()).isEqualTo("completed");
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() ->
+                "succeeded".equals(Agents.run(alice, runId).path("status").asText()));
+    }
 }
