@@ -150,16 +150,26 @@ public class Dispatcher {
         Instant now = clock.instant();
         CommandKind kind = CommandKind.of(request.command());
         if (kind == CommandKind.MOVE) {
-            // one mover at a time: held until the move is answered, at most the lease's bound
-            if (movers.take(request.subject(), request.gadgetId(), Duration.ofMillis(timeoutMs), now)
-                    instanceof Lease.Busy busy) {
+            // one mover at a time, for as long as the device may take to answer (cut to the bound)
+            Lease lease = movers.take(invocationId, request.subject(), request.gadgetId(),
+                    Duration.ofMillis(timeoutMs), now);
+            if (lease instanceof Lease.Busy busy) {
                 Verdict.Deny deny = new Verdict.Deny(DenyReason.MOVER_BUSY, "gadget " + request.gadgetId()
                         + " is being moved by another until " + busy.freeAt() + " at the latest; a stop frees it");
                 return new NotSent(notSent(deny), deny);
             }
-        } else if (kind == CommandKind.STOP) {
-            movers.stopping(request.gadgetId(), now);
         }
+        try {
+            return recordAndPublish(request, origin, runId, invocationId, awaited, kind, now, timeoutMs);
+        } catch (RuntimeException | Error e) {
+            movers.ended(invocationId);
+            throw e;
+        }
+    }
+
+    /** Records the invocation and publishes it (after the caller's transaction commits, if any). */
+    private Sent recordAndPublish(ActionRequest request, String origin, String runId, String invocationId,
+            boolean awaited, CommandKind kind, Instant now, long timeoutMs) {
         Instant deadline = now.plusMillis(timeoutMs);
         ObjectNode envelope = json.createObjectNode();
         envelope.put("method", "link.invoke");
@@ -174,18 +184,21 @@ public class Dispatcher {
                         envelope.get("params").toString(), origin, runId, Timestamp.from(now),
                         Timestamp.from(deadline))
                 .update();
-        if (awaited) {
-            waiting.put(invocationId, new CompletableFuture<>());
-        }
-        if (kind == CommandKind.MOVE) {
-            movers.moving(invocationId, request.subject(), request.gadgetId());
-        }
         byte[] bytes;
         try {
             bytes = json.writeValueAsBytes(envelope);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
+        if (awaited) {
+            waiting.put(invocationId, new CompletableFuture<>());
+        }
+        Runnable leave = () -> {
+            if (kind == CommandKind.STOP) {
+                movers.stopping(request.gadgetId(), clock.instant()); // a stop frees the gadget as it leaves
+            }
+            publisher.publish(request.gadgetId(), Topics.INVOKE, bytes);
+        };
         if (TransactionSynchronizationManager.isSynchronizationActive()) {
             // inside a run's transaction: publish only once the invocation (and the run's wait
             // for its answer) are committed, so a rolled-back step never reaches a device
@@ -193,7 +206,7 @@ public class Dispatcher {
                 @Override
                 public void afterCompletion(int status) {
                     if (status == STATUS_COMMITTED) {
-                        publisher.publish(request.gadgetId(), Topics.INVOKE, bytes);
+                        leave.run();
                     } else {
                         waiting.remove(invocationId);
                         movers.ended(invocationId);
@@ -201,7 +214,7 @@ public class Dispatcher {
                 }
             });
         } else {
-            publisher.publish(request.gadgetId(), Topics.INVOKE, bytes);
+            leave.run();
         }
         return new Sent(invocationId, deadline);
     }
@@ -238,7 +251,7 @@ public class Dispatcher {
         int updated = jdbc.sql("update rz_invocation set outcome = 'unknown', answered_at = ? where id = ? "
                 + "and outcome = 'sent'").params(Timestamp.from(clock.instant()), invocationId).update();
         waiting.remove(invocationId);
-        movers.ended(invocationId);
+        movers.expired(invocationId, clock.instant());
         return updated == 0 ? java.util.Optional.empty() : java.util.Optional.of(new Outcome.Unknown(invocationId));
     }
 

@@ -10,7 +10,7 @@ import java.util.Set;
  * <ul>
  *   <li>{@link #PRIVILEGED}: {@code device.ota}, {@code device.discover}, {@code device.unpair}.</li>
  *   <li>{@link #MOVE}: anything in {@code chassis.*}, {@code arm.*}, {@code servo.*}, {@code motor.*}
- *       except their {@code stop}.</li>
+ *       except their {@code stop} and their {@code status} (a reading, which moves nothing: {@link #OTHER}).</li>
  *   <li>{@link #STOP}: {@code chassis.stop}, {@code arm.stop}, {@code servo.stop}, {@code motor.stop},
  *       {@code speaker.stop}. A stop only ever makes a device quieter or stiller, so it needs no physical
  *       grant, is not gated by default and is not held back by quiet hours.</li>
@@ -39,9 +39,10 @@ public enum CommandKind {
         }
         int dot = lower.indexOf('.');
         String namespace = dot < 0 ? lower : lower.substring(0, dot);
-        boolean stop = lower.substring(lower.lastIndexOf('.') + 1).equals("stop");
+        String verb = lower.substring(lower.lastIndexOf('.') + 1);
+        boolean stop = verb.equals("stop");
         if (MOVING_NAMESPACES.contains(namespace)) {
-            return stop ? STOP : MOVE;
+            return stop ? STOP : verb.equals("status") ? OTHER : MOVE;
         }
         if (namespace.equals("speaker")) {
             return stop ? STOP : SOUND;

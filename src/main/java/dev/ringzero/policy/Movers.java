@@ -12,17 +12,29 @@ import org.springframework.stereotype.Component;
 
 /**
  * Ring 0's mover arbitration on the dispatch path ({@link MoverLease}): one mover per gadget at a
- * time, each move bounded (at most 10 s), a stop always passing and freeing the gadget. The mover
+ * time, each lease bounded (at most 10 s), a stop always passing and freeing the gadget. The mover
  * is who asks: the person, one agent (whichever of its runs; its next move renews its lease), or
- * one approved gate. A lease ends when its move is answered or expires, when a stop is sent, or
- * by its bound. Leases are in memory, per node, like the speaker floor: a restart frees every
- * gadget, and the firmware's own limit (a rover stops after at most 10 s) holds meanwhile.
+ * one approved gate. A lease ends when the last of its mover's moves on their way is answered, when
+ * a stop is sent, or by its bound; a move whose waiter gave up while the device may still be
+ * moving (a run's deadline) keeps the lease until its bound. Leases are in memory, per node, like
+ * the speaker floor: a restart frees every gadget, and the firmware's own limit (a rover stops
+ * after at most 10 s) holds meanwhile.
+ *
+ * <p>Synchronized: a mover's renewal and the end of its earlier move must not interleave, or the
+ * lease would end under the new move.
  */
 @Component
 public class Movers {
 
-    /** A move on its way: whose lease it runs under. */
-    private record Move(String gadgetId, String ticket) {
+    /** How long a move is remembered after the device's deadline when no answer ends it here. */
+    private static final Duration FORGET_AFTER = Duration.ofMinutes(1);
+
+    /** A move on its way: whose lease it runs under, and the device's deadline for it. */
+    private record Move(String gadgetId, String ticket, Instant deadline) {
+
+        boolean sameMover(Move other) {
+            return gadgetId.equals(other.gadgetId()) && ticket.equals(other.ticket());
+        }
     }
 
     private final MoverLease leases;
@@ -36,26 +48,44 @@ public class Movers {
         this.leases = leases;
     }
 
-    /** Takes (or renews) the gadget for {@code subject}'s move of {@code duration}, cut to the bound. */
-    public Lease take(Subject subject, String gadgetId, Duration duration, Instant now) {
-        return leases.acquire(gadgetId, ticket(subject), duration, now);
+    /**
+     * Takes (or renews) the gadget for {@code subject}'s move {@code invocationId}, which the device
+     * may take {@code timeout} to answer (the lease asks for as long, cut to the bound); granted, the
+     * move is on its way until it {@link #ended} or {@link #expired}.
+     */
+    public synchronized Lease take(String invocationId, Subject subject, String gadgetId, Duration timeout,
+            Instant now) {
+        // moves whose answer went to another node, or whose run was fenced before it came
+        moves.values().removeIf(move -> move.deadline().plus(FORGET_AFTER).isBefore(now));
+        Lease lease = leases.acquire(gadgetId, ticket(subject), timeout, now);
+        if (lease instanceof Lease.Granted) {
+            moves.put(invocationId, new Move(gadgetId, ticket(subject), now.plus(timeout)));
+        }
+        return lease;
     }
 
-    /** The move {@code invocationId} left under {@code subject}'s lease; it ends with the invocation. */
-    public void moving(String invocationId, Subject subject, String gadgetId) {
-        moves.put(invocationId, new Move(gadgetId, ticket(subject)));
-    }
-
-    /** The invocation was answered, expired or never left: a move's lease ends now. */
-    public void ended(String invocationId) {
+    /** The move was answered, or never left: its mover's lease ends unless another of its moves is on its way. */
+    public synchronized void ended(String invocationId) {
         Move move = moves.remove(invocationId);
-        if (move != null) {
+        if (move != null && moves.values().stream().noneMatch(move::sameMover)) {
             leases.release(move.gadgetId(), move.ticket());
         }
     }
 
-    /** A stop is on its way to the gadget: whoever was moving it no longer holds it. */
-    public void stopping(String gadgetId, Instant now) {
+    /**
+     * Whoever waited for the move's answer gave up at {@code now}: after the device's own deadline,
+     * as {@link #ended}; before it the gadget may still be moving, so the move stays on its way (its
+     * mover keeps the gadget until the lease's bound) and is forgotten a while after that deadline.
+     */
+    public synchronized void expired(String invocationId, Instant now) {
+        Move move = moves.get(invocationId);
+        if (move != null && !now.isBefore(move.deadline())) {
+            ended(invocationId);
+        }
+    }
+
+    /** A stop is on its way to the gadget (its step committed): whoever was moving it no longer holds it. */
+    public synchronized void stopping(String gadgetId, Instant now) {
         leases.stop(gadgetId, now);
     }
 

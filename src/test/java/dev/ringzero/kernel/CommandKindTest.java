@@ -13,6 +13,7 @@ class CommandKindTest {
         "Device.Unpair, PRIVILEGED", "device.info, OTHER",
         "chassis.drive, MOVE", "arm.move, MOVE", "servo.set_angle, MOVE", "motor.spin, MOVE", "CHASSIS.turn, MOVE",
         "chassis.stop, STOP", "arm.stop, STOP", "servo.stop, STOP", "motor.stop, STOP", "speaker.stop, STOP",
+        "chassis.status, OTHER", "Arm.Status, OTHER",
         "speaker.say, SOUND", "speaker.play_url, SOUND", "Speaker.Say, SOUND",
         "email.send, RING3", "webhook.post, RING3",
         "display.show_text, OTHER", "led.blink, OTHER", "chassisdrive, OTHER"})

@@ -21,51 +21,66 @@ class MoversTest {
     private final Subject person = new Subject.Owner("alice");
     private final Subject gate = new Subject.ApprovedGate("alice", "gate-1");
 
+    private boolean free(String gadgetId, Instant at) {
+        // asks as a mover nobody else is, and gives the gadget straight back
+        boolean granted = movers.take("probe", new Subject.Owner("probe"), gadgetId, MOVE, at) instanceof Lease.Granted;
+        movers.ended("probe");
+        return granted;
+    }
+
     @Test
     void oneMoverAtATimeWhoeverElseAsks() {
-        assertThat(movers.take(patrolRun1, "rover", MOVE, T0)).isInstanceOf(Lease.Granted.class);
-        movers.moving("inv-1", patrolRun1, "rover");
+        assertThat(movers.take("inv-1", patrolRun1, "rover", MOVE, T0)).isInstanceOf(Lease.Granted.class);
 
-        assertThat(movers.take(follower, "rover", MOVE, T0)).isInstanceOf(Lease.Busy.class);
-        assertThat(movers.take(person, "rover", MOVE, T0)).isInstanceOf(Lease.Busy.class);
-        assertThat(movers.take(gate, "rover", MOVE, T0)).isInstanceOf(Lease.Busy.class);
-        assertThat(movers.take(follower, "another rover", MOVE, T0)).isInstanceOf(Lease.Granted.class);
+        assertThat(movers.take("inv-2", follower, "rover", MOVE, T0)).isInstanceOf(Lease.Busy.class);
+        assertThat(movers.take("inv-3", person, "rover", MOVE, T0)).isInstanceOf(Lease.Busy.class);
+        assertThat(movers.take("inv-4", gate, "rover", MOVE, T0)).isInstanceOf(Lease.Busy.class);
+        assertThat(movers.take("inv-5", follower, "another rover", MOVE, T0)).isInstanceOf(Lease.Granted.class);
+        movers.ended("inv-2"); // a refused move was never on its way: the holder keeps the gadget
+        assertThat(free("rover", T0)).isFalse();
     }
 
     @Test
-    void theMoverIsTheAgentNotItsRun() {
-        movers.take(patrolRun1, "rover", MOVE, T0);
+    void theMoverIsTheAgentNotItsRunAndItsLeaseEndsWithItsLastMove() {
+        movers.take("inv-1", patrolRun1, "rover", MOVE, T0);
+        assertThat(movers.take("inv-2", patrolRun2, "rover", MOVE, T0.plusSeconds(1))).isInstanceOf(Lease.Granted.class);
 
-        assertThat(movers.take(patrolRun2, "rover", MOVE, T0.plusSeconds(1))).isInstanceOf(Lease.Granted.class);
-    }
-
-    @Test
-    void theGadgetIsFreeOnceTheMoveEndsOrAStopIsSentOrTheBoundPasses() {
-        movers.take(patrolRun1, "rover", MOVE, T0);
-        movers.moving("inv-1", patrolRun1, "rover");
+        movers.ended("inv-2"); // the renewal answered first (say the rover said busy)
+        assertThat(free("rover", T0.plusSeconds(1))).as("the first move is still on its way").isFalse();
         movers.ended("inv-1");
-        assertThat(movers.take(follower, "rover", MOVE, T0)).as("answered").isInstanceOf(Lease.Granted.class);
-
-        movers.stopping("rover", T0);
-        assertThat(movers.take(person, "rover", MOVE, T0)).as("stopped").isInstanceOf(Lease.Granted.class);
-
-        movers.stopping("rover", T0);
-        assertThat(movers.take(gate, "rover", Duration.ofMinutes(5), T0)).as("cut to the bound (10 s)")
-                .isInstanceOf(Lease.Granted.class);
-        assertThat(movers.take(person, "rover", MOVE, T0.plusSeconds(9))).isInstanceOf(Lease.Busy.class);
-        assertThat(movers.take(person, "rover", MOVE, T0.plusSeconds(10))).as("the bound")
-                .isInstanceOf(Lease.Granted.class);
+        assertThat(free("rover", T0.plusSeconds(1))).isTrue();
     }
 
     @Test
-    void anEndedInvocationThatWasNoMoveOrAnotherMoversLeavesTheLeaseAlone() {
-        movers.take(patrolRun1, "rover", MOVE, T0);
-        movers.moving("inv-1", patrolRun1, "rover");
+    void aStopFreesTheGadgetAndTheBoundEndsEveryLease() {
+        movers.take("inv-1", patrolRun1, "rover", MOVE, T0);
+        movers.stopping("rover", T0);
+        assertThat(free("rover", T0)).isTrue();
+
+        assertThat(movers.take("inv-2", gate, "rover", Duration.ofMinutes(5), T0)).as("cut to the bound (10 s)")
+                .isInstanceOf(Lease.Granted.class);
+        assertThat(free("rover", T0.plusSeconds(9))).isFalse();
+        assertThat(free("rover", T0.plusSeconds(10))).isTrue();
+    }
+
+    @Test
+    void aWaiterGivingUpBeforeTheDevicesDeadlineLeavesTheGadgetToTheMover() {
+        movers.take("inv-1", patrolRun1, "rover", Duration.ofSeconds(8), T0);
+
+        movers.expired("inv-1", T0.plusSeconds(5)); // the run's deadline: the rover may still be driving
+        assertThat(free("rover", T0.plusSeconds(5))).isFalse();
+        movers.expired("inv-1", T0.plusSeconds(8)); // the device's own deadline passed
+        assertThat(free("rover", T0.plusSeconds(8))).isTrue();
+    }
+
+    @Test
+    void theEndOfAMoveThatIsNotOnItsWayAnyMoreLeavesTheNextMoversLeaseAlone() {
+        movers.take("inv-1", patrolRun1, "rover", MOVE, T0);
         movers.ended("some sound");
         movers.ended("inv-1");
-        movers.take(follower, "rover", MOVE, T0);
-        movers.ended("inv-1"); // told twice (answered, then expired): the follower's lease stays
+        movers.take("inv-2", patrolRun1, "rover", MOVE, T0);
+        movers.ended("inv-1"); // told twice (answered, then expired): the same mover's new move keeps it
 
-        assertThat(movers.take(person, "rover", MOVE, T0)).isInstanceOf(Lease.Busy.class);
+        assertThat(free("rover", T0)).isFalse();
     }
 }

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.ringzero.firmware.DeskBot.SpeakerPlayback;
+import dev.ringzero.firmware.Rover;
 import dev.ringzero.support.Agents;
 import dev.ringzero.support.Api.Response;
 import dev.ringzero.support.OwnerWithDeskBotTest;
@@ -87,7 +88,7 @@ class ArbitrationTest extends OwnerWithDeskBotTest {
 
     @Test
     void aRoverMovedByAnAgentRefusesAnyOtherMoverUntilAStopFreesIt() {
-        dev.ringzero.firmware.Rover rover = boards.rover(alice);
+        Rover rover = boards.rover(alice);
         String drive = "/api/v1/gadgets/" + rover.gadgetId() + "/commands";
         assertThat(alice.post("/api/v1/trust-rules", "{\"intent\":\"chassis.drive\",\"level\":\"auto\"}").status())
                 .isEqualTo(201);
