@@ -184,7 +184,13 @@ class DeviceCommandExecutor implements IntentExecutor {
         envelope.put("deadline", invocation.deadline().toEpochMilli());
         log.info("gate {}: re-publishing invocation {} to {} for its stored result", gate.id(), invocation.id(),
                 invocation.gadgetId());
-        publisher.publish(invocation.gadgetId(), Topics.INVOKE, envelope.toString().getBytes(StandardCharsets.UTF_8));
+        try {
+            publisher.publish(invocation.gadgetId(), Topics.INVOKE,
+                    envelope.toString().getBytes(StandardCharsets.UTF_8));
+        } catch (RuntimeException e) {
+            movers.ended(invocation.id(), clock.instant()); // it never left
+            throw e;
+        }
         poll(invocation.id(), replayWait);
     }
 

@@ -162,7 +162,7 @@ public class Dispatcher {
         try {
             return recordAndPublish(request, origin, runId, invocationId, awaited, kind, now, timeoutMs);
         } catch (RuntimeException | Error e) {
-            movers.ended(invocationId);
+            movers.ended(invocationId, clock.instant());
             throw e;
         }
     }
@@ -209,7 +209,7 @@ public class Dispatcher {
                         leave.run();
                     } else {
                         waiting.remove(invocationId);
-                        movers.ended(invocationId);
+                        movers.ended(invocationId, clock.instant());
                     }
                 }
             });
@@ -251,7 +251,7 @@ public class Dispatcher {
         int updated = jdbc.sql("update rz_invocation set outcome = 'unknown', answered_at = ? where id = ? "
                 + "and outcome = 'sent'").params(Timestamp.from(clock.instant()), invocationId).update();
         waiting.remove(invocationId);
-        movers.expired(invocationId, clock.instant());
+        // a move given up on keeps its mover's lease to its bound: the device may still be moving
         return updated == 0 ? java.util.Optional.empty() : java.util.Optional.of(new Outcome.Unknown(invocationId));
     }
 
@@ -388,7 +388,7 @@ public class Dispatcher {
 
     /** Hands the outcome to a caller on this node that {@link #await awaits} it; a move's lease ends. */
     private void complete(Answered answered) {
-        movers.ended(answered.invocationId());
+        movers.ended(answered.invocationId(), clock.instant());
         CompletableFuture<Outcome> future = waiting.remove(answered.invocationId());
         if (future != null) {
             future.complete(answered.outcome());

@@ -16,7 +16,7 @@ import org.springframework.stereotype.Component;
  * is who asks: the person, one agent (whichever of its runs; its next move renews its lease), or
  * one approved gate. A lease ends when the last of its mover's moves on their way is answered, when
  * a stop is sent, or by its bound; a move whose waiter gave up while the device may still be
- * moving (a run's deadline) keeps the lease until its bound. Leases are in memory, per node, like
+ * moving (a run's deadline) is left to that bound. Leases are in memory, per node, like
  * the speaker floor: a restart frees every gadget, and the firmware's own limit (a rover stops
  * after at most 10 s) holds meanwhile.
  *
@@ -26,14 +26,12 @@ import org.springframework.stereotype.Component;
 @Component
 public class Movers {
 
-    /** How long a move is remembered after the device's deadline when no answer ends it here. */
-    private static final Duration FORGET_AFTER = Duration.ofMinutes(1);
+    /** A move on its way: whose lease it runs under, and when that lease, as it was granted, lapses. */
+    private record Move(String gadgetId, String ticket, Instant leaseEnds) {
 
-    /** A move on its way: whose lease it runs under, and the device's deadline for it. */
-    private record Move(String gadgetId, String ticket, Instant deadline) {
-
-        boolean sameMover(Move other) {
-            return gadgetId.equals(other.gadgetId()) && ticket.equals(other.ticket());
+        /** Another move of the same mover that still holds the gadget at {@code now}. */
+        boolean holdsWith(Move other, Instant now) {
+            return gadgetId.equals(other.gadgetId()) && ticket.equals(other.ticket()) && leaseEnds.isAfter(now);
         }
     }
 
@@ -51,36 +49,28 @@ public class Movers {
     /**
      * Takes (or renews) the gadget for {@code subject}'s move {@code invocationId}, which the device
      * may take {@code timeout} to answer (the lease asks for as long, cut to the bound); granted, the
-     * move is on its way until it {@link #ended} or {@link #expired}.
+     * move is on its way until it is {@link #ended} or its lease lapses. A move whose waiter gave up
+     * (a run's deadline, a direct command's wait) is not ended: the device may still be moving it.
      */
     public synchronized Lease take(String invocationId, Subject subject, String gadgetId, Duration timeout,
             Instant now) {
-        // moves whose answer went to another node, or whose run was fenced before it came
-        moves.values().removeIf(move -> move.deadline().plus(FORGET_AFTER).isBefore(now));
+        // moves whose lease lapsed hold nothing any more (given up on, answered on another node)
+        moves.values().removeIf(move -> !move.leaseEnds().isAfter(now));
         Lease lease = leases.acquire(gadgetId, ticket(subject), timeout, now);
-        if (lease instanceof Lease.Granted) {
-            moves.put(invocationId, new Move(gadgetId, ticket(subject), now.plus(timeout)));
+        if (lease instanceof Lease.Granted granted) {
+            moves.put(invocationId, new Move(gadgetId, ticket(subject), granted.expiresAt()));
         }
         return lease;
     }
 
-    /** The move was answered, or never left: its mover's lease ends unless another of its moves is on its way. */
-    public synchronized void ended(String invocationId) {
-        Move move = moves.remove(invocationId);
-        if (move != null && moves.values().stream().noneMatch(move::sameMover)) {
-            leases.release(move.gadgetId(), move.ticket());
-        }
-    }
-
     /**
-     * Whoever waited for the move's answer gave up at {@code now}: after the device's own deadline,
-     * as {@link #ended}; before it the gadget may still be moving, so the move stays on its way (its
-     * mover keeps the gadget until the lease's bound) and is forgotten a while after that deadline.
+     * The move was answered, or never left: its mover's lease ends unless another of its moves on
+     * its way still holds the gadget.
      */
-    public synchronized void expired(String invocationId, Instant now) {
-        Move move = moves.get(invocationId);
-        if (move != null && !now.isBefore(move.deadline())) {
-            ended(invocationId);
+    public synchronized void ended(String invocationId, Instant now) {
+        Move move = moves.remove(invocationId);
+        if (move != null && moves.values().stream().noneMatch(other -> other.holdsWith(move, now))) {
+            leases.release(move.gadgetId(), move.ticket());
         }
     }
 

@@ -24,7 +24,7 @@ class MoversTest {
     private boolean free(String gadgetId, Instant at) {
         // asks as a mover nobody else is, and gives the gadget straight back
         boolean granted = movers.take("probe", new Subject.Owner("probe"), gadgetId, MOVE, at) instanceof Lease.Granted;
-        movers.ended("probe");
+        movers.ended("probe", at);
         return granted;
     }
 
@@ -36,8 +36,13 @@ class MoversTest {
         assertThat(movers.take("inv-3", person, "rover", MOVE, T0)).isInstanceOf(Lease.Busy.class);
         assertThat(movers.take("inv-4", gate, "rover", MOVE, T0)).isInstanceOf(Lease.Busy.class);
         assertThat(movers.take("inv-5", follower, "another rover", MOVE, T0)).isInstanceOf(Lease.Granted.class);
-        movers.ended("inv-2"); // a refused move was never on its way: the holder keeps the gadget
+        movers.ended("inv-2", T0); // a refused move was never on its way: the holder keeps the gadget
         assertThat(free("rover", T0)).isFalse();
+
+        movers.ended("inv-1", T0);
+        movers.take("inv-6", follower, "rover", MOVE, T0);
+        movers.ended("inv-6", T0);
+        assertThat(free("rover", T0)).as("the follower's refused inv-2 never counted as its move").isTrue();
     }
 
     @Test
@@ -45,9 +50,9 @@ class MoversTest {
         movers.take("inv-1", patrolRun1, "rover", MOVE, T0);
         assertThat(movers.take("inv-2", patrolRun2, "rover", MOVE, T0.plusSeconds(1))).isInstanceOf(Lease.Granted.class);
 
-        movers.ended("inv-2"); // the renewal answered first (say the rover said busy)
+        movers.ended("inv-2", T0.plusSeconds(1)); // the renewal answered first (say the rover said busy)
         assertThat(free("rover", T0.plusSeconds(1))).as("the first move is still on its way").isFalse();
-        movers.ended("inv-1");
+        movers.ended("inv-1", T0.plusSeconds(2));
         assertThat(free("rover", T0.plusSeconds(1))).isTrue();
     }
 
@@ -64,22 +69,25 @@ class MoversTest {
     }
 
     @Test
-    void aWaiterGivingUpBeforeTheDevicesDeadlineLeavesTheGadgetToTheMover() {
+    void aMoveGivenUpOnHoldsTheGadgetUntilItsLeaseLapsesAndNoLonger() {
         movers.take("inv-1", patrolRun1, "rover", Duration.ofSeconds(8), T0);
-
-        movers.expired("inv-1", T0.plusSeconds(5)); // the run's deadline: the rover may still be driving
+        // its run gave up at 5 s (nothing ends it): the rover may still be driving
         assertThat(free("rover", T0.plusSeconds(5))).isFalse();
-        movers.expired("inv-1", T0.plusSeconds(8)); // the device's own deadline passed
-        assertThat(free("rover", T0.plusSeconds(8))).isTrue();
+
+        // the same agent moves again for longer; once the first move's own lease has lapsed, the
+        // second's answer frees the gadget: the move given up on holds nothing any more
+        movers.take("inv-2", patrolRun2, "rover", Duration.ofSeconds(9), T0.plusSeconds(6));
+        movers.ended("inv-2", T0.plusSeconds(9));
+        assertThat(free("rover", T0.plusSeconds(9))).isTrue();
     }
 
     @Test
     void theEndOfAMoveThatIsNotOnItsWayAnyMoreLeavesTheNextMoversLeaseAlone() {
         movers.take("inv-1", patrolRun1, "rover", MOVE, T0);
-        movers.ended("some sound");
-        movers.ended("inv-1");
+        movers.ended("some sound", T0);
+        movers.ended("inv-1", T0);
         movers.take("inv-2", patrolRun1, "rover", MOVE, T0);
-        movers.ended("inv-1"); // told twice (answered, then expired): the same mover's new move keeps it
+        movers.ended("inv-1", T0); // told twice: the same mover's new move keeps the gadget
 
         assertThat(free("rover", T0)).isFalse();
     }
