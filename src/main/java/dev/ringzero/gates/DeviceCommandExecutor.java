@@ -22,12 +22,10 @@ import dev.ringzero.gateway.Outcome;
 import dev.ringzero.gateway.Topics;
 import dev.ringzero.kernel.ActionRequest;
 import dev.ringzero.kernel.CommandKind;
-import dev.ringzero.kernel.Lease;
 import dev.ringzero.kernel.PolicyKernel;
 import dev.ringzero.kernel.Priority;
 import dev.ringzero.kernel.Subject;
 import dev.ringzero.kernel.Verdict;
-import dev.ringzero.policy.Movers;
 import dev.ringzero.web.ApiProblem;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,12 +61,10 @@ class DeviceCommandExecutor implements IntentExecutor {
     private final ObjectMapper json;
     private final Clock clock;
     private final Duration replayWait;
-    private final Movers movers;
 
     DeviceCommandExecutor(Dispatcher dispatcher, GadgetRegistry gadgets, LinkPublisher publisher, PolicyKernel kernel,
             JdbcClient jdbc, ObjectMapper json, Clock clock,
-            @Value("${ringzero.gates.replay-wait:PT5S}") Duration replayWait, Movers movers) {
-        this.movers = movers;
+            @Value("${ringzero.gates.replay-wait:PT5S}") Duration replayWait) {
         this.dispatcher = dispatcher;
         this.gadgets = gadgets;
         this.publisher = publisher;
@@ -158,21 +154,11 @@ class DeviceCommandExecutor implements IntentExecutor {
      * answer. Asks the kernel first: an unpaired or foreign gadget gets nothing, not even a repeat.
      */
     private void replay(Gate gate, Invocation invocation) {
-        Subject.ApprovedGate subject = new Subject.ApprovedGate(gate.ownerId(), gate.id());
-        Verdict verdict = kernel.decide(new ActionRequest(subject, invocation.gadgetId(), invocation.command(),
-                params(StoredJson.tree(json, invocation.params())), Priority.APPROVED_GATE, clock.instant()));
+        Verdict verdict = kernel.decide(new ActionRequest(new Subject.ApprovedGate(gate.ownerId(), gate.id()),
+                invocation.gadgetId(), invocation.command(), params(StoredJson.tree(json, invocation.params())),
+                Priority.APPROVED_GATE, clock.instant()));
         if (!verdict.allowed()) {
             log.info("gate {}: not replaying invocation to {} ({})", gate.id(), invocation.gadgetId(), verdict.wire());
-            return;
-        }
-        Duration left = Duration.between(clock.instant(), invocation.deadline());
-        // a repeat that may still move the gadget is a move: it needs the gadget to itself (past its
-        // deadline the device refuses it as expired, and nothing moves)
-        if (CommandKind.of(invocation.command()) == CommandKind.MOVE && left.compareTo(Duration.ZERO) > 0
-                && movers.take(invocation.id(), subject, invocation.gadgetId(), left, clock.instant())
-                        instanceof Lease.Busy) {
-            log.info("gate {}: not replaying invocation to {} (another mover holds it)", gate.id(),
-                    invocation.gadgetId());
             return;
         }
         ObjectNode envelope = json.createObjectNode();
@@ -184,13 +170,10 @@ class DeviceCommandExecutor implements IntentExecutor {
         envelope.put("deadline", invocation.deadline().toEpochMilli());
         log.info("gate {}: re-publishing invocation {} to {} for its stored result", gate.id(), invocation.id(),
                 invocation.gadgetId());
-        try {
-            publisher.publish(invocation.gadgetId(), Topics.INVOKE,
-                    envelope.toString().getBytes(StandardCharsets.UTF_8));
-        } catch (RuntimeException e) {
-            movers.ended(invocation.id(), clock.instant()); // it never left
-            throw e;
-        }
+        // no mover lease: the repeat is of an invocation the device most likely ran already, which it
+        // answers from its stored result without moving; refusing it for a busy gadget would turn a
+        // known result into unknown, and a device that never got it refuses a second motion itself
+        publisher.publish(invocation.gadgetId(), Topics.INVOKE, envelope.toString().getBytes(StandardCharsets.UTF_8));
         poll(invocation.id(), replayWait);
     }
 

@@ -18,6 +18,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ringzero.StoredJson;
 import dev.ringzero.accounts.Tokens;
 import dev.ringzero.agents.runs.GateDesk;
+import dev.ringzero.kernel.DenyReason;
 import dev.ringzero.web.ApiProblem;
 import dev.ringzero.workflow.GateProcess;
 import org.slf4j.Logger;
@@ -163,9 +164,12 @@ public class GateService implements GateDesk {
      */
     @Transactional
     public void refused(String ownerId, String agentId, String runId, String command, String reason) {
-        audit.append(ownerId, agentId, runId, null, command, Audit.Disposition.REFUSED, "kernel", null, reason);
-        journal.append(agentId, ownerId, Journal.Actor.KERNEL, "action.refused", null, runId,
-                "Refused " + command + " (" + reason + ")", null);
+        // the kernel allowed a mover_busy one: the mover lease at dispatch refused it
+        boolean lease = DenyReason.MOVER_BUSY.wire().equals(reason);
+        audit.append(ownerId, agentId, runId, null, command, Audit.Disposition.REFUSED,
+                lease ? "system:mover-lease" : "kernel", null, reason);
+        journal.append(agentId, ownerId, lease ? Journal.Actor.SYSTEM : Journal.Actor.KERNEL, "action.refused", null,
+                runId, "Refused " + command + " (" + reason + ")", null);
     }
 
     /**

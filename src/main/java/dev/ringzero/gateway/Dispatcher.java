@@ -194,7 +194,7 @@ public class Dispatcher {
             waiting.put(invocationId, new CompletableFuture<>());
         }
         Runnable leave = () -> {
-            if (kind == CommandKind.STOP) {
+            if (CommandKind.stopsMotion(request.command())) {
                 movers.stopping(request.gadgetId(), clock.instant()); // a stop frees the gadget as it leaves
             }
             publisher.publish(request.gadgetId(), Topics.INVOKE, bytes);

@@ -50,6 +50,15 @@ public enum CommandKind {
         return RING3_NAMESPACES.contains(namespace) ? RING3 : OTHER;
     }
 
+    /** A stop of motion ({@code chassis.stop}, {@code arm.stop}, …), not of sound: it frees a gadget's mover. */
+    public static boolean stopsMotion(String name) {
+        if (of(name) != STOP) {
+            return false;
+        }
+        String lower = name.toLowerCase(Locale.ROOT);
+        return MOVING_NAMESPACES.contains(lower.substring(0, lower.indexOf('.')));
+    }
+
     /** Moving commands need the agent's explicit {@code allow.physical}. */
     public boolean needsPhysicalGrant() {
         return this == MOVE;

@@ -77,6 +77,7 @@ public class Movers {
     /** A stop is on its way to the gadget (its step committed): whoever was moving it no longer holds it. */
     public synchronized void stopping(String gadgetId, Instant now) {
         leases.stop(gadgetId, now);
+        moves.values().removeIf(move -> move.gadgetId().equals(gadgetId)); // stopped: none is on its way
     }
 
     /** Who moves: the person, an agent (all its runs), or an approved gate. */

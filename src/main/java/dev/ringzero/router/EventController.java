@@ -41,7 +41,8 @@ class EventController {
     }
 
     @PostMapping("/api/v1/gadgets/events")
-    @Operation(summary = "Admit a structured event (same admission as MQTT link.event): 202 admitted, 200 duplicate")
+    @Operation(summary = "Admit a structured event (same admission as MQTT link.event, without a board's clock): "
+            + "202 admitted, 200 duplicate")
     ResponseEntity<Admission> admit(Caller caller, @Valid @RequestBody EventRequest body) {
         if (body.data() != null && !body.data().isObject()) {
             throw ApiProblem.badRequest("invalid-event", "data must be a JSON object");

@@ -53,7 +53,7 @@ class MoversTest {
         movers.ended("inv-2", T0.plusSeconds(1)); // the renewal answered first (say the rover said busy)
         assertThat(free("rover", T0.plusSeconds(1))).as("the first move is still on its way").isFalse();
         movers.ended("inv-1", T0.plusSeconds(2));
-        assertThat(free("rover", T0.plusSeconds(1))).isTrue();
+        assertThat(free("rover", T0.plusSeconds(2))).isTrue();
     }
 
     @Test
@@ -61,8 +61,11 @@ class MoversTest {
         movers.take("inv-1", patrolRun1, "rover", MOVE, T0);
         movers.stopping("rover", T0);
         assertThat(free("rover", T0)).isTrue();
+        movers.take("inv-2", patrolRun2, "rover", MOVE, T0); // the stopped move is no longer on its way
+        movers.ended("inv-2", T0);
+        assertThat(free("rover", T0)).isTrue();
 
-        assertThat(movers.take("inv-2", gate, "rover", Duration.ofMinutes(5), T0)).as("cut to the bound (10 s)")
+        assertThat(movers.take("inv-3", gate, "rover", Duration.ofMinutes(5), T0)).as("cut to the bound (10 s)")
                 .isInstanceOf(Lease.Granted.class);
         assertThat(free("rover", T0.plusSeconds(9))).isFalse();
         assertThat(free("rover", T0.plusSeconds(10))).isTrue();

@@ -389,24 +389,26 @@ class SpineTest extends OwnerWithDeskBotTest {
     }
 
     @Test
-    void eventsTheBoardsClockPutsWithinTheBoundOrBeforeARebootAreRouted() {
+    void eventsTheBoardsClockPutsWithinTheBoundOrOfAnotherClockAreRouted() {
         String agentId = createAgent(Definitions.showTextWhenShaken(bot.gadgetId(), "{\"runsPerHour\":100}", "parallel"));
         java.util.List<Runnable> lane = new java.util.ArrayList<>();
         String[] ids = {"a-" + System.nanoTime(), "b-" + System.nanoTime(), "c-" + System.nanoTime(),
-                "d-" + System.nanoTime()};
+                "d-" + System.nanoTime(), "e-" + System.nanoTime()};
         // 100 ms apart by the board's clock (the bound is 5 s)
         admission.admitSoon(shaken(ids[0], 1, 900_000L, false), () -> { }, () -> { }, lane::add);
         admission.admitSoon(shaken(ids[1], 2, 900_100L, false), () -> { }, () -> { }, lane::add);
         lane.get(0).run();
-        // one more, then a reboot (the clock starts again): a smaller uptime says nothing of the age
+        // a second connection with a clock of its own takes turns with the board: its event, waiting
+        // behind the board's next one, would look 900 s old by the board's clock
         admission.admitSoon(shaken(ids[2], 3, 900_200L, false), () -> { }, () -> { }, lane::add);
         admission.admitSoon(shaken(ids[3], 4, 1_000L, false), () -> { }, () -> { }, lane::add);
+        admission.admitSoon(shaken(ids[4], 5, 900_300L, false), () -> { }, () -> { }, lane::add);
         lane.get(1).run();
 
         assertThat(lane).hasSize(2);
-        assertThat(stored(java.util.List.of(ids))).containsExactly("routed", "routed", "routed", "routed");
+        assertThat(stored(java.util.List.of(ids))).containsExactly("routed", "routed", "routed", "routed", "routed");
         assertThat(decisions(agentId)).doesNotContain("shed_overload");
-        assertThat(runs(agentId)).hasSize(4);
+        assertThat(runs(agentId)).hasSize(5);
     }
 
     private IncomingEvent shaken(String eventId, int seq) {
