@@ -41,7 +41,10 @@ public final class MoverLease {
         this.max = max;
     }
 
-    /** Takes (or renews) the gadget's mover lease for {@code duration}, cut to the bound. */
+    /**
+     * Takes (or renews) the gadget's mover lease for {@code duration}, cut to the bound. A renewal
+     * never shortens the holder's lease: its earlier move may still be under way.
+     */
     public Lease acquire(String gadgetId, String ticket, Duration duration, Instant now) {
         Require.text(gadgetId, "gadgetId");
         Require.text(ticket, "ticket");
@@ -56,7 +59,11 @@ public final class MoverLease {
                 answer.set(new Lease.Busy(held.ticket(), held.expiresAt()));
                 return held;
             }
-            Held granted = new Held(ticket, now.plus(bounded));
+            Instant until = now.plus(bounded);
+            if (held != null && held.liveAt(now) && held.expiresAt().isAfter(until)) {
+                until = held.expiresAt(); // the holder's shorter renewal
+            }
+            Held granted = new Held(ticket, until);
             answer.set(new Lease.Granted(ticket, granted.expiresAt()));
             return granted;
         });

@@ -67,6 +67,15 @@ class MoverLeaseTest {
     }
 
     @Test
+    void aShorterRenewalKeepsTheLongerLease() {
+        underTest.acquire(ROVER, "a", Duration.ofSeconds(8), T0);
+
+        assertThat(underTest.acquire(ROVER, "a", Duration.ofSeconds(1), T0.plusSeconds(2)))
+                .isEqualTo(new Lease.Granted("a", T0.plusSeconds(8)));
+        assertThat(underTest.acquire(ROVER, "b", Duration.ofSeconds(1), T0.plusSeconds(5))).isInstanceOf(Lease.Busy.class);
+    }
+
+    @Test
     void aStopEndsWhateverLeaseIsHeld() {
         underTest.acquire(ROVER, "a", Duration.ofSeconds(10), T0);
 
