@@ -148,8 +148,7 @@ public class Dispatcher {
         long timeoutMs = gadgets.command(request.gadgetId(), request.command())
                 .map(CommandSpec::timeoutMs).orElse(CommandSpec.DEFAULT_TIMEOUT_MS);
         Instant now = clock.instant();
-        CommandKind kind = CommandKind.of(request.command());
-        if (kind == CommandKind.MOVE) {
+        if (CommandKind.of(request.command()) == CommandKind.MOVE) {
             // one mover at a time, for as long as the device may take to answer (cut to the bound)
             Lease lease = movers.take(invocationId, request.subject(), request.gadgetId(),
                     Duration.ofMillis(timeoutMs), now);
@@ -160,7 +159,7 @@ public class Dispatcher {
             }
         }
         try {
-            return recordAndPublish(request, origin, runId, invocationId, awaited, kind, now, timeoutMs);
+            return recordAndPublish(request, origin, runId, invocationId, awaited, now, timeoutMs);
         } catch (RuntimeException | Error e) {
             movers.ended(invocationId, clock.instant());
             throw e;
@@ -169,7 +168,7 @@ public class Dispatcher {
 
     /** Records the invocation and publishes it (after the caller's transaction commits, if any). */
     private Sent recordAndPublish(ActionRequest request, String origin, String runId, String invocationId,
-            boolean awaited, CommandKind kind, Instant now, long timeoutMs) {
+            boolean awaited, Instant now, long timeoutMs) {
         Instant deadline = now.plusMillis(timeoutMs);
         ObjectNode envelope = json.createObjectNode();
         envelope.put("method", "link.invoke");

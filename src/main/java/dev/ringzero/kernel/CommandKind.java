@@ -37,8 +37,7 @@ public enum CommandKind {
         if (PRIVILEGED_COMMANDS.contains(lower)) {
             return PRIVILEGED;
         }
-        int dot = lower.indexOf('.');
-        String namespace = dot < 0 ? lower : lower.substring(0, dot);
+        String namespace = namespace(lower);
         String verb = lower.substring(lower.lastIndexOf('.') + 1);
         boolean stop = verb.equals("stop");
         if (MOVING_NAMESPACES.contains(namespace)) {
@@ -55,8 +54,13 @@ public enum CommandKind {
         if (of(name) != STOP) {
             return false;
         }
-        String lower = name.toLowerCase(Locale.ROOT);
-        return MOVING_NAMESPACES.contains(lower.substring(0, lower.indexOf('.')));
+        return MOVING_NAMESPACES.contains(namespace(name.toLowerCase(Locale.ROOT)));
+    }
+
+    /** What comes before the first dot of a lower-case name (the whole name if it has none). */
+    private static String namespace(String lower) {
+        int dot = lower.indexOf('.');
+        return dot < 0 ? lower : lower.substring(0, dot);
     }
 
     /** Moving commands need the agent's explicit {@code allow.physical}. */

@@ -56,9 +56,10 @@ public class Movers {
             Instant now) {
         // moves whose lease lapsed hold nothing any more (given up on, answered on another node)
         moves.values().removeIf(move -> !move.leaseEnds().isAfter(now));
-        Lease lease = leases.acquire(gadgetId, ticket(subject), timeout, now);
+        String ticket = ticket(subject);
+        Lease lease = leases.acquire(gadgetId, ticket, timeout, now);
         if (lease instanceof Lease.Granted granted) {
-            moves.put(invocationId, new Move(gadgetId, ticket(subject), granted.expiresAt()));
+            moves.put(invocationId, new Move(gadgetId, ticket, granted.expiresAt()));
         }
         return lease;
     }
@@ -67,10 +68,17 @@ public class Movers {
      * The move was answered, or never left: its mover's lease ends unless another of its moves on
      * its way still holds the gadget.
      */
-    public synchronized void ended(String invocationId, Instant now) {
-        Move move = moves.remove(invocationId);
-        if (move != null && moves.values().stream().noneMatch(other -> other.holdsWith(move, now))) {
-            leases.release(move.gadgetId(), move.ticket());
+    public void ended(String invocationId, Instant now) {
+        // every answer comes here and most are no move: no lock for them (a move is registered
+        // before it is published, so its answer always finds it)
+        if (!moves.containsKey(invocationId)) {
+            return;
+        }
+        synchronized (this) {
+            Move move = moves.remove(invocationId);
+            if (move != null && moves.values().stream().noneMatch(other -> other.holdsWith(move, now))) {
+                leases.release(move.gadgetId(), move.ticket());
+            }
         }
     }
 

@@ -182,7 +182,7 @@ public class EventAdmission {
         boolean overdue = router.overdue(age);
         Result result = store(arrival.event(), arrival.arrivedAt(), overdue ? "shed" : "routed");
         if (result instanceof Admitted admitted) {
-            router.routeAdmitted(admitted.event(), overdue, age);
+            router.routeAdmitted(admitted.event(), age);
         }
         TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
             @Override

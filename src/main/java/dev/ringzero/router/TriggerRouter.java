@@ -88,8 +88,8 @@ public class TriggerRouter {
      * {@code shed} if it was {@link #overdue} at the {@code age} given): stored so by admission, or
      * claimed so here.
      */
-    void routeAdmitted(StoredEvent event, boolean shed, Duration age) {
-        if (shed) {
+    void routeAdmitted(StoredEvent event, Duration age) {
+        if (overdue(age)) {
             shed(event, age);
         } else {
             routeClaimed(event);
@@ -112,7 +112,7 @@ public class TriggerRouter {
             Duration age = Duration.between(event.receivedAt(), clock.instant());
             boolean overdue = overdue(age);
             if (claimed(event.id(), overdue ? "shed" : "routed")) {
-                routeAdmitted(event, overdue, age);
+                routeAdmitted(event, age);
             }
         });
     }
