@@ -9,7 +9,6 @@ import dev.ringzero.gates.Gate;
 import org.camunda.bpm.engine.IdentityService;
 import org.camunda.bpm.engine.ManagementService;
 import org.camunda.bpm.engine.OptimisticLockingException;
-import org.camunda.bpm.engine.ProcessEngineException;
 import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.TaskService;
 import org.camunda.bpm.engine.task.Task;
@@ -99,7 +98,10 @@ public class GateProcess {
             return true;
         } catch (OptimisticLockingException e) {
             return false;
-        } catch (ProcessEngineException e) {
+        } catch (RuntimeException e) {
+            // a decision that lost the race: the engine may fail it with a ProcessEngineException, or,
+            // completing a task whose execution the winner just ended, with an NPE of its own
+            // (PvmExecutionImpl.getParentActivityInstanceId); either way the task is gone
             if (tasks.createTaskQuery().taskId(task.getId()).count() == 0) {
                 return false;
             }

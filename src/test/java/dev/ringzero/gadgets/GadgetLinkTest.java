@@ -268,8 +268,11 @@ class GadgetLinkTest extends PlatformTest {
         bot.publishRaw("results", "[1,2,3]".getBytes(StandardCharsets.UTF_8));
         bot.publishRaw("events", new byte[300 * 1024]);
 
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> rejected("malformed") >= malformedBefore + 2
-                && rejected("oversized") >= oversizedBefore + 1);
+        // the oversized message makes the broker drop the board's connection, and Paho 1.2.5's own
+        // disconnect thread can die of an NPE in that race (ClientState.quiesce): the board's
+        // business, not the platform's, so Awaitility is not to fail on other threads' exceptions
+        Awaitility.await().dontCatchUncaughtExceptions().atMost(Duration.ofSeconds(10))
+                .until(() -> rejected("malformed") >= malformedBefore + 2 && rejected("oversized") >= oversizedBefore + 1);
         Response still = alice.post("/api/v1/gadgets/" + bot.gadgetId() + "/commands",
                 "{\"command\":\"display.show_text\",\"params\":{\"text\":\"still here\"}}");
         assertThat(still.json().path("outcome").asText()).isEqualTo("completed");
