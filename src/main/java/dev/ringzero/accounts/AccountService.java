@@ -5,7 +5,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 import dev.ringzero.accounts.Caller.Role;
-import dev.ringzero.web.ApiProblem;
+import dev.ringzero.Refusal;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -20,11 +20,11 @@ public class AccountService {
     private static final Pattern ACCOUNT_ID = Pattern.compile("^[a-z0-9][a-z0-9._-]{1,63}$");
 
     private final JdbcClient jdbc;
-    private final CamundaIdentity camunda;
+    private final LoginDirectory logins;
 
-    AccountService(JdbcClient jdbc, CamundaIdentity camunda) {
+    AccountService(JdbcClient jdbc, LoginDirectory logins) {
         this.jdbc = jdbc;
-        this.camunda = camunda;
+        this.logins = logins;
     }
 
     public record NewAccount(String id, String token) {
@@ -33,23 +33,22 @@ public class AccountService {
     @Transactional
     public NewAccount create(String id, String password, String displayName, Role role) {
         if (id == null || !ACCOUNT_ID.matcher(id).matches()) {
-            throw ApiProblem.badRequest("invalid-account-id",
+            throw Refusal.invalid("invalid-account-id",
                     "id must be 2-64 characters of a-z, 0-9, '.', '_' or '-', starting with a letter or digit");
         }
         if (password == null || password.length() < 8) {
-            throw ApiProblem.badRequest("weak-password", "password must have at least 8 characters");
+            throw Refusal.invalid("weak-password", "password must have at least 8 characters");
         }
         if (role != Role.OWNER && role != Role.ANALYST) {
-            throw ApiProblem.badRequest("invalid-role", "role must be owner or analyst");
+            throw Refusal.invalid("invalid-role", "role must be owner or analyst");
         }
-        if (exists(id) || camunda.userExists(id)) {
-            throw ApiProblem.conflict("account-exists", "account '" + id + "' already exists");
+        if (exists(id) || logins.userExists(id)) {
+            throw Refusal.conflict("account-exists", "account '" + id + "' already exists");
         }
         jdbc.sql("insert into rz_account(id, display_name, role, created_at) values (?, ?, ?, ?)")
                 .params(id, displayName == null || displayName.isBlank() ? id : displayName, role.name(), now())
                 .update();
-        camunda.createUser(id, password, displayName == null ? id : displayName,
-                role == Role.ANALYST ? CamundaIdentity.ANALYSTS : CamundaIdentity.OWNERS);
+        logins.createUser(id, password, displayName == null ? id : displayName, role);
         return new NewAccount(id, issueToken(id, role));
     }
 
@@ -57,7 +56,7 @@ public class AccountService {
     @Transactional
     public String issueServiceToken(Role role) {
         if (role != Role.GATEWAY) {
-            throw ApiProblem.badRequest("invalid-role", "service tokens exist for role 'gateway' only");
+            throw Refusal.invalid("invalid-role", "service tokens exist for role 'gateway' only");
         }
         return issueToken(null, role);
     }

@@ -23,15 +23,15 @@ class AdminBootstrap {
     private static final Logger log = LoggerFactory.getLogger(AdminBootstrap.class);
     static final String ADMIN = "admin";
 
-    private final CamundaIdentity camunda;
+    private final LoginDirectory logins;
     private final JdbcClient jdbc;
     private final String configuredPassword;
     private final String demoPassword;
 
-    AdminBootstrap(CamundaIdentity camunda, JdbcClient jdbc,
+    AdminBootstrap(LoginDirectory logins, JdbcClient jdbc,
             @Value("${RINGZERO_ADMIN_PASSWORD:}") String configuredPassword,
             @Value("${ringzero.admin.demo-password:}") String demoPassword) {
-        this.camunda = camunda;
+        this.logins = logins;
         this.jdbc = jdbc;
         this.configuredPassword = configuredPassword;
         this.demoPassword = demoPassword;
@@ -41,8 +41,8 @@ class AdminBootstrap {
     @Order(0)
     @Transactional
     public void bootstrap() {
-        camunda.ensureGroups();
-        if (camunda.userExists(ADMIN)) {
+        logins.ensureGroups();
+        if (logins.userExists(ADMIN)) {
             return;
         }
         String password = !configuredPassword.isBlank() ? configuredPassword
@@ -57,7 +57,7 @@ class AdminBootstrap {
                      Set RINGZERO_ADMIN_PASSWORD to choose it yourself.
                     ==========================================================""", ADMIN, password);
         }
-        camunda.createUser(ADMIN, password, "Administrator", org.camunda.bpm.engine.authorization.Groups.CAMUNDA_ADMIN);
+        logins.createUser(ADMIN, password, "Administrator", Caller.Role.ADMIN);
         jdbc.sql("insert into rz_account(id, display_name, role, created_at) values (?, ?, ?, ?)")
                 .params(ADMIN, "Administrator", Caller.Role.ADMIN.name(), java.sql.Timestamp.from(Instant.now()))
                 .update();

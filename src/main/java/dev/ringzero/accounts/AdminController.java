@@ -13,7 +13,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Bootstrap routes for the administrator (HTTP Basic, see {@link ApiAuthenticationFilter}). */
+/** Bootstrap routes for the administrator (HTTP Basic, checked by the web layer's API filter). */
 @RestController
 @RequestMapping("/api/v1/admin")
 @Tag(name = "admin", description = "accounts and service credentials (admin, HTTP Basic)")
@@ -53,7 +53,7 @@ class AdminController {
         try {
             return Role.valueOf(role.toUpperCase(java.util.Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw dev.ringzero.web.ApiProblem.badRequest("invalid-role", "unknown role '" + role + "'");
+            throw dev.ringzero.Refusal.invalid("invalid-role", "unknown role '" + role + "'");
         }
     }
 }

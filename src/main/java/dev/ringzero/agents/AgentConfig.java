@@ -5,7 +5,7 @@ import java.util.Optional;
 
 import dev.ringzero.agents.definition.DefinitionLimits;
 import dev.ringzero.agents.definition.DefinitionValidator;
-import dev.ringzero.agents.definition.GadgetDirectory;
+import dev.ringzero.gadgets.GadgetDirectory;
 import dev.ringzero.kernel.AgentFacts;
 import dev.ringzero.policy.AgentFactsSource;
 import org.springframework.boot.context.properties.ConfigurationProperties;

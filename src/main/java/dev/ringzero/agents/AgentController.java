@@ -25,11 +25,11 @@ import org.springframework.web.bind.annotation.RestController;
 class AgentController {
 
     private final AgentService agents;
-    private final dev.ringzero.agents.runs.RunStore runs;
+    private final RunRecords runs;
     private final ObjectMapper json;
     private final java.time.Clock clock;
 
-    AgentController(AgentService agents, dev.ringzero.agents.runs.RunStore runs, ObjectMapper json,
+    AgentController(AgentService agents, RunRecords runs, ObjectMapper json,
             java.time.Clock clock) {
         this.agents = agents;
         this.runs = runs;
@@ -39,11 +39,8 @@ class AgentController {
 
     /** An agent as its owner reads it: the current spec and revision, switch, state, last run and budget. */
     record AgentView(String id, String name, String kind, int revision, boolean enabled, JsonNode spec,
-            JsonNode state, int stateVersion, Instant createdAt, Instant updatedAt, LastRun lastRun,
+            JsonNode state, int stateVersion, Instant createdAt, Instant updatedAt, RunRecords.LastRun lastRun,
             BudgetView budget) {
-    }
-
-    record LastRun(String id, String status, String reason, Instant createdAt) {
     }
 
     /** Proactive budget: runs left in the rolling hour and when the next proactive run may start. */
@@ -72,7 +69,7 @@ class AgentController {
     JsonNode revision(Caller caller, @PathVariable String id, @PathVariable int revision) {
         var current = agents.current(caller.accountId(), id);
         if (revision < 1 || revision > current.agent().currentRevision()) {
-            throw dev.ringzero.web.ApiProblem.notFound("revision");
+            throw dev.ringzero.Refusal.notFound("revision");
         }
         return agents.spec(id, revision).toJson();
     }
@@ -121,8 +118,7 @@ class AgentController {
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             state = json.nullNode();
         }
-        LastRun lastRun = runs.list(agent.id(), 1).stream().findFirst()
-                .map(run -> new LastRun(run.id(), run.status(), run.reason(), run.createdAt())).orElse(null);
+        RunRecords.LastRun lastRun = runs.lastRun(agent.id()).orElse(null);
         var left = dev.ringzero.kernel.Budgets.left(KernelBudgets.of(current.spec()),
                 runs.usage(agent.id(), clock.instant()), clock.instant());
         return new AgentView(agent.id(), agent.name(), current.spec().kind().json(), agent.currentRevision(),

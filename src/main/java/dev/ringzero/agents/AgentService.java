@@ -13,7 +13,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ringzero.agents.definition.AgentSpec;
 import dev.ringzero.agents.definition.DefinitionValidator;
 import dev.ringzero.agents.definition.Validation;
-import dev.ringzero.web.ApiProblem;
+import dev.ringzero.Refusal;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -65,7 +65,7 @@ public class AgentService {
         AgentStore.Agent agent = owned(ownerId, id);
         AgentSpec spec = validate(ownerId, body);
         if (!store.revise(id, agent.currentRevision(), spec, spec.toJson().toString(), clock.instant())) {
-            throw ApiProblem.conflict("concurrent-revision", "the agent was revised meanwhile; read it and retry");
+            throw Refusal.conflict("concurrent-revision", "the agent was revised meanwhile; read it and retry");
         }
         events.publishEvent(new AgentChanged(id, ownerId, AgentChanged.Change.REVISED));
         return current(ownerId, id);
@@ -112,14 +112,14 @@ public class AgentService {
     public AgentSpec validate(String ownerId, JsonNode body) {
         Validation validation = validator.validate(body, ownerId);
         if (validation instanceof Validation.Invalid invalid) {
-            throw ApiProblem.invalid("the definition is invalid (" + invalid.violations().size() + " problems)",
+            throw Refusal.invalidDefinition("the definition is invalid (" + invalid.violations().size() + " problems)",
                     invalid.violations());
         }
         return ((Validation.Valid) validation).spec();
     }
 
     private AgentStore.Agent owned(String ownerId, String id) {
-        return store.findOwned(ownerId, id).orElseThrow(() -> ApiProblem.notFound("gadget agent"));
+        return store.findOwned(ownerId, id).orElseThrow(() -> Refusal.notFound("gadget agent"));
     }
 
     private AgentSpec parse(String specJson) {

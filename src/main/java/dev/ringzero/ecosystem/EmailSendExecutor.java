@@ -14,7 +14,7 @@ import dev.ringzero.gates.Attempts;
 import dev.ringzero.gates.Execution;
 import dev.ringzero.gates.Gate;
 import dev.ringzero.gates.IntentExecutor;
-import dev.ringzero.web.ApiProblem;
+import dev.ringzero.Refusal;
 import jakarta.mail.Message;
 import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
@@ -67,12 +67,12 @@ class EmailSendExecutor implements IntentExecutor {
         recipients(payload.path("to"));
         JsonNode subject = payload.path("subject");
         if (!subject.isTextual() || subject.asText().length() > 998 || subject.asText().matches("(?s).*[\\r\\n].*")) {
-            throw ApiProblem.badRequest("invalid-payload", "email.send needs a one-line subject of at most 998 "
+            throw Refusal.invalid("invalid-payload", "email.send needs a one-line subject of at most 998 "
                     + "characters");
         }
         JsonNode body = payload.path("body");
         if (!body.isTextual() || body.asText().length() > 100_000) {
-            throw ApiProblem.badRequest("invalid-payload", "email.send needs a text body of at most 100000 characters");
+            throw Refusal.invalid("invalid-payload", "email.send needs a text body of at most 100000 characters");
         }
     }
 
@@ -126,7 +126,7 @@ class EmailSendExecutor implements IntentExecutor {
             to.forEach(items::add);
         }
         if (items.isEmpty() || items.size() > MAX_RECIPIENTS) {
-            throw ApiProblem.badRequest("invalid-payload", "email.send needs 'to': 1 to " + MAX_RECIPIENTS
+            throw Refusal.invalid("invalid-payload", "email.send needs 'to': 1 to " + MAX_RECIPIENTS
                     + " addresses");
         }
         List<InternetAddress> addresses = new ArrayList<>();
@@ -140,7 +140,7 @@ class EmailSendExecutor implements IntentExecutor {
                 }
                 addresses.add(address);
             } catch (AddressException e) {
-                throw ApiProblem.badRequest("invalid-payload", "'" + text + "' is not one plain email address");
+                throw Refusal.invalid("invalid-payload", "'" + text + "' is not one plain email address");
             }
         }
         return addresses;

@@ -3,7 +3,7 @@ package dev.ringzero.ecosystem;
 import java.util.List;
 
 import dev.ringzero.accounts.Caller;
-import dev.ringzero.web.ApiProblem;
+import dev.ringzero.Refusal;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import org.springframework.http.HttpStatus;
@@ -51,7 +51,7 @@ class WebhookHostController {
     @ResponseStatus(HttpStatus.NO_CONTENT)
     void remove(Caller caller, @PathVariable String host) {
         if (!hosts.remove(caller.accountId(), host)) {
-            throw ApiProblem.notFound("webhook host");
+            throw Refusal.notFound("webhook host");
         }
     }
 }

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
-import dev.ringzero.web.ApiProblem;
+import dev.ringzero.Refusal;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -57,7 +57,7 @@ class WebhookHosts {
     String add(String ownerId, String host) {
         String normal = host == null ? "" : host.trim().toLowerCase(Locale.ROOT);
         if (normal.length() > 253 || !HOST.matcher(normal).matches()) {
-            throw ApiProblem.badRequest("invalid-host", "host must be a host name or address such as "
+            throw Refusal.invalid("invalid-host", "host must be a host name or address such as "
                     + "hooks.example.org, 127.0.0.1 or *.example.org (no scheme, port or path)");
         }
         int exists = jdbc.sql("select count(*) from rz_webhook_host where owner_id = ? and host = ?")

@@ -15,7 +15,7 @@ import dev.ringzero.gates.Attempts;
 import dev.ringzero.gates.Execution;
 import dev.ringzero.gates.Gate;
 import dev.ringzero.gates.IntentExecutor;
-import dev.ringzero.web.ApiProblem;
+import dev.ringzero.Refusal;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
@@ -58,11 +58,11 @@ class WebhookPostExecutor implements IntentExecutor {
     public void validate(String ownerId, String intent, JsonNode payload) {
         URI url = url(payload.path("url"));
         if (!hosts.allowed(ownerId, url.getHost())) {
-            throw ApiProblem.badRequest("host-not-allowed", "webhook host '" + url.getHost()
+            throw Refusal.invalid("host-not-allowed", "webhook host '" + url.getHost()
                     + "' is not on your allowlist (/api/v1/webhook-hosts)");
         }
         if (payload.path("body").toString().length() > MAX_BODY) {
-            throw ApiProblem.badRequest("invalid-payload", "webhook.post body is larger than 64 KiB");
+            throw Refusal.invalid("invalid-payload", "webhook.post body is larger than 64 KiB");
         }
     }
 
@@ -116,7 +116,7 @@ class WebhookPostExecutor implements IntentExecutor {
             }
             return url;
         } catch (IllegalArgumentException e) {
-            throw ApiProblem.badRequest("invalid-payload", "webhook.post needs an http(s) url with a host "
+            throw Refusal.invalid("invalid-payload", "webhook.post needs an http(s) url with a host "
                     + "and no user info");
         }
     }

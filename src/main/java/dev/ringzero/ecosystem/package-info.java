@@ -5,5 +5,8 @@
  * human approved the exact payload, holds the credential the agent never sees, and writes its
  * pre-send record ({@link dev.ringzero.gates.Attempts}) before anything leaves, so a crash is
  * reconciled and never re-sent blindly.
+ *
+ * <p>May use: {@code gates}, {@code accounts}, {@code kernel}, the root. Nothing uses it but Spring's
+ * wiring: the desk finds executors by the intents they handle.
  */
 package dev.ringzero.ecosystem;

@@ -1,21 +1,12 @@
 package dev.ringzero.gadgets;
 
-import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ringzero.accounts.Caller;
-import dev.ringzero.gateway.Dispatcher;
-import dev.ringzero.gateway.Outcome;
-import dev.ringzero.kernel.ActionRequest;
-import dev.ringzero.kernel.Claim;
-import dev.ringzero.kernel.CommandKind;
-import dev.ringzero.policy.SpeakerFloor;
-import dev.ringzero.kernel.Priority;
-import dev.ringzero.kernel.Subject;
-import dev.ringzero.web.ApiProblem;
+import dev.ringzero.Refusal;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
@@ -40,24 +31,14 @@ class GadgetController {
     private final GadgetService pairing;
     private final GadgetRegistry registry;
     private final GadgetStore store;
-    private final Dispatcher dispatcher;
-    private final SpeakerFloor floor;
-    private final Clock clock;
 
-    GadgetController(GadgetService pairing, GadgetRegistry registry, GadgetStore store, Dispatcher dispatcher,
-            SpeakerFloor floor, Clock clock) {
-        this.floor = floor;
+    GadgetController(GadgetService pairing, GadgetRegistry registry, GadgetStore store) {
         this.pairing = pairing;
         this.registry = registry;
         this.store = store;
-        this.dispatcher = dispatcher;
-        this.clock = clock;
     }
 
     record PairRequest(@NotBlank String id, @Size(max = 200) String name) {
-    }
-
-    record CommandRequest(@NotBlank String command, Map<String, Object> params) {
     }
 
     record QuietHoursRequest(String from, String to, String timeZone) {
@@ -67,9 +48,6 @@ class GadgetController {
     record GadgetListing(String id, String name, boolean online, Instant lastSeen, Instant pairedAt,
             Instant registeredAt, Map<String, CommandSpec> commands, List<Registration.EventSpec> events,
             JsonNode capabilities) {
-    }
-
-    record CommandResult(String invocationId, String outcome, JsonNode payload, String errorCode, String message) {
     }
 
     @PostMapping
@@ -88,7 +66,7 @@ class GadgetController {
     @GetMapping("/{id}")
     GadgetListing get(Caller caller, @PathVariable String id) {
         return store.find(id).filter(GadgetStore.Row::paired).filter(row -> row.ownerId().equals(caller.accountId()))
-                .map(this::listing).orElseThrow(() -> ApiProblem.notFound("gadget"));
+                .map(this::listing).orElseThrow(() -> Refusal.notFound("gadget"));
     }
 
     @DeleteMapping("/{id}")
@@ -102,71 +80,6 @@ class GadgetController {
     @Operation(summary = "Set (or clear, with nulls) the gadget's quiet hours: background sound is suppressed")
     Map<String, Object> quietHours(Caller caller, @PathVariable String id, @RequestBody QuietHoursRequest body) {
         return pairing.quietHours(caller.accountId(), id, body.from(), body.to(), body.timeZone());
-    }
-
-    @PostMapping("/{id}/commands")
-    @Operation(summary = "The owner's direct command path: same kernel checks, priority over background agents",
-            description = "A moving command while another mover (an agent, an approved gate) holds the gadget "
-                    + "answers 409 mover-busy and is not sent: one mover at a time. A stop always passes and frees "
-                    + "the gadget.")
-    CommandResult command(Caller caller, @PathVariable String id, @Valid @RequestBody CommandRequest body) {
-        ActionRequest request = new ActionRequest(new Subject.Owner(caller.accountId()), id, body.command(),
-                body.params(), Priority.INTERACTION, clock.instant());
-        Outcome outcome = CommandKind.of(body.command()) == CommandKind.SOUND ? speakNow(request)
-                : dispatcher.invokeAndWait(request, "direct");
-        if (outcome instanceof Outcome.Offline) {
-            throw ApiProblem.conflict("gadget-offline", "gadget '" + id + "' is offline; nothing was sent");
-        }
-        if (outcome instanceof Outcome.Denied denied) {
-            throw refusal(denied);
-        }
-        if (outcome instanceof Outcome.Completed completed) {
-            return new CommandResult(completed.invocationId(), "completed", completed.payload(), null, null);
-        }
-        if (outcome instanceof Outcome.Accepted accepted) {
-            return new CommandResult(accepted.invocationId(), "accepted", accepted.payload(), null, null);
-        }
-        if (outcome instanceof Outcome.Failed failed) {
-            return new CommandResult(failed.invocationId(), "failed", null, failed.errorCode(), failed.message());
-        }
-        return new CommandResult(outcome.invocationId(), "unknown", null, null,
-                "no answer before the deadline; not retried");
-    }
-
-    /**
-     * The person's own sound takes the speaker at once: background sound that holds it is stopped
-     * first (the device's speaker.stop), queued background sound waits behind this one.
-     */
-    private Outcome speakNow(ActionRequest request) {
-        String ticket = "direct:" + java.util.UUID.randomUUID();
-        Claim claim = floor.request(request.gadgetId(), ticket, Priority.INTERACTION, request.at());
-        if (claim instanceof Claim.Preempted && registry.command(request.gadgetId(), "speaker.stop").isPresent()) {
-            dispatcher.invokeAndWait(new ActionRequest(request.subject(), request.gadgetId(), "speaker.stop",
-                    Map.of(), Priority.INTERACTION, clock.instant()), "direct");
-        }
-        Dispatcher.Dispatch dispatch = dispatcher.sendAwaited(request, "direct");
-        if (!(dispatch instanceof Dispatcher.Sent sent)) {
-            floor.release(request.gadgetId(), ticket);
-            return ((Dispatcher.NotSent) dispatch).outcome();
-        }
-        floor.playing(sent.invocationId(), request.gadgetId(), ticket);
-        Outcome outcome = dispatcher.await(sent);
-        if (!(outcome instanceof Outcome.Accepted)) {
-            floor.ended(sent.invocationId());
-        }
-        return outcome;
-    }
-
-    private static ApiProblem refusal(Outcome.Denied denied) {
-        return switch (denied.reason()) {
-            case "not_found", "unpaired" -> ApiProblem.notFound("gadget");
-            case "privileged" -> new ApiProblem(HttpStatus.FORBIDDEN, "command-privileged",
-                    "privileged commands are never dispatched for agents or clients");
-            case "unregistered_command" -> ApiProblem.badRequest("command-unregistered",
-                    "the gadget has not registered this command");
-            case "mover_busy" -> ApiProblem.conflict("mover-busy", denied.detail());
-            default -> new ApiProblem(HttpStatus.FORBIDDEN, "command-denied", denied.reason() + ": " + denied.detail());
-        };
     }
 
     private GadgetListing listing(GadgetStore.Row row) {

@@ -7,7 +7,7 @@ import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.ringzero.agents.definition.GadgetDirectory;
+import dev.ringzero.gadgets.GadgetDirectory;
 import org.springframework.stereotype.Service;
 
 /**

@@ -1,16 +1,11 @@
 package dev.ringzero.gadgets;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Map;
 import java.util.regex.Pattern;
 
 import dev.ringzero.accounts.Tokens;
-import dev.ringzero.gateway.BrokerAccess;
-import dev.ringzero.gateway.LinkPublisher;
-import dev.ringzero.gateway.MqttSettings;
-import dev.ringzero.gateway.Topics;
-import dev.ringzero.web.ApiProblem;
+import dev.ringzero.Refusal;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -36,14 +31,13 @@ public class GadgetService {
 
     private final GadgetStore store;
     private final BrokerAccess broker;
-    private final LinkPublisher publisher;
-    private final MqttSettings mqtt;
+    private final PairingLink link;
     private final ApplicationEventPublisher events;
     private final Clock clock;
     private final org.springframework.scheduling.TaskScheduler scheduler;
     private final java.time.Duration unpairNoticeGrace;
 
-    GadgetService(GadgetStore store, BrokerAccess broker, LinkPublisher publisher, MqttSettings mqtt,
+    GadgetService(GadgetStore store, BrokerAccess broker, PairingLink link,
             ApplicationEventPublisher events, Clock clock, org.springframework.scheduling.TaskScheduler scheduler,
             @org.springframework.beans.factory.annotation.Value("${ringzero.gadgets.unpair-notice-grace:PT0.3S}")
             java.time.Duration unpairNoticeGrace) {
@@ -51,49 +45,47 @@ public class GadgetService {
         this.unpairNoticeGrace = unpairNoticeGrace;
         this.store = store;
         this.broker = broker;
-        this.publisher = publisher;
-        this.mqtt = mqtt;
+        this.link = link;
         this.events = events;
         this.clock = clock;
     }
 
     @Transactional
     public Pairing pair(String ownerId, String id, String name) {
-        if (id == null || !GADGET_ID.matcher(id).matches() || id.startsWith(mqtt.serviceUsername())) {
-            throw ApiProblem.badRequest("invalid-gadget-id",
+        if (id == null || !GADGET_ID.matcher(id).matches() || link.reserved(id)) {
+            throw Refusal.invalid("invalid-gadget-id",
                     "id must be 1-64 characters of letters, digits, '_' or '-', starting with a letter or digit");
         }
         String password = Tokens.newSecret("");
         if (!store.pair(id, ownerId, name == null || name.isBlank() ? id : name, Tokens.sha256(password),
                 clock.instant())) {
-            throw ApiProblem.conflict("gadget-id-taken", "gadget id '" + id + "' is already paired");
+            throw Refusal.conflict("gadget-id-taken", "gadget id '" + id + "' is already paired");
         }
         broker.provision(id, password);
-        return new Pairing(id, new MqttCredential(mqtt.url(), id, password));
+        return new Pairing(id, new MqttCredential(link.brokerUrl(), id, password));
     }
 
     public void unpair(String ownerId, String id) {
         GadgetStore.Row row = store.find(id).filter(GadgetStore.Row::paired)
                 .filter(gadget -> gadget.ownerId().equals(ownerId))
-                .orElseThrow(() -> ApiProblem.notFound("gadget"));
+                .orElseThrow(() -> Refusal.notFound("gadget"));
         if (!store.unpair(row.id())) {
-            throw ApiProblem.notFound("gadget");
+            throw Refusal.notFound("gadget");
         }
         events.publishEvent(new GadgetUnpaired(id, ownerId));
         // The kernel refuses the gadget from this moment (the row says unpaired). Tell the device
         // while it is still connected; revoking a moment later lets the notice leave the broker
         // before the connection is closed (a broker drops what it had not yet written).
-        publisher.publish(id, Topics.CONTROL,
-                "{\"type\":\"event\",\"event\":\"link.unpaired\"}".getBytes(StandardCharsets.UTF_8));
+        link.tellUnpaired(id);
         scheduler.schedule(() -> {
             broker.revoke(id);
-            publisher.publish(Topics.of(id, Topics.STATUS), new byte[0], true);
+            link.clearPresence(id);
         }, clock.instant().plus(unpairNoticeGrace));
     }
 
     public Map<String, Object> quietHours(String ownerId, String id, String from, String to, String zone) {
         store.find(id).filter(GadgetStore.Row::paired).filter(gadget -> gadget.ownerId().equals(ownerId))
-                .orElseThrow(() -> ApiProblem.notFound("gadget"));
+                .orElseThrow(() -> Refusal.notFound("gadget"));
         try {
             if (from != null) {
                 java.time.LocalTime.parse(from);
@@ -101,7 +93,7 @@ public class GadgetService {
                 java.time.ZoneId.of(zone == null ? "UTC" : zone);
             }
         } catch (RuntimeException e) {
-            throw ApiProblem.badRequest("invalid-quiet-hours", "quiet hours need HH:MM from/to and a time zone");
+            throw Refusal.invalid("invalid-quiet-hours", "quiet hours need HH:MM from/to and a time zone");
         }
         store.quietHours(id, from, to, from == null ? null : (zone == null ? "UTC" : zone));
         return Map.of("from", String.valueOf(from), "to", String.valueOf(to));

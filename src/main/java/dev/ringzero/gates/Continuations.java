@@ -9,8 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ringzero.agents.AgentService;
 import dev.ringzero.agents.runs.RunRequest;
-import dev.ringzero.workflow.GateProcess;
-import dev.ringzero.workflow.RunLauncher;
+import dev.ringzero.agents.runs.RunEngine;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -32,12 +31,12 @@ class Continuations {
     private static final Logger log = LoggerFactory.getLogger(Continuations.class);
 
     private final AgentService agents;
-    private final RunLauncher launcher;
-    private final GateProcess process;
+    private final RunEngine launcher;
+    private final GateEngine process;
     private final TransactionTemplate requiresNew;
     private final ObjectMapper json;
 
-    Continuations(AgentService agents, RunLauncher launcher, GateProcess process,
+    Continuations(AgentService agents, RunEngine launcher, GateEngine process,
             PlatformTransactionManager transactions, ObjectMapper json) {
         this.agents = agents;
         this.launcher = launcher;

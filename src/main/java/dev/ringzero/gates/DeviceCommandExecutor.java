@@ -1,7 +1,5 @@
 package dev.ringzero.gates;
 
-import java.nio.charset.StandardCharsets;
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,24 +11,19 @@ import java.util.regex.Pattern;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ringzero.StoredJson;
 import dev.ringzero.gadgets.GadgetRegistry;
-import dev.ringzero.gateway.Dispatcher;
-import dev.ringzero.gateway.LinkPublisher;
-import dev.ringzero.gateway.Outcome;
-import dev.ringzero.gateway.Topics;
+import dev.ringzero.dispatch.Dispatcher;
+import dev.ringzero.dispatch.Invocation;
+import dev.ringzero.dispatch.Outcome;
 import dev.ringzero.kernel.ActionRequest;
 import dev.ringzero.kernel.CommandKind;
-import dev.ringzero.kernel.PolicyKernel;
 import dev.ringzero.kernel.Priority;
 import dev.ringzero.kernel.Subject;
-import dev.ringzero.kernel.Verdict;
-import dev.ringzero.web.ApiProblem;
+import dev.ringzero.Refusal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 /**
@@ -55,29 +48,17 @@ class DeviceCommandExecutor implements IntentExecutor {
 
     private final Dispatcher dispatcher;
     private final GadgetRegistry gadgets;
-    private final LinkPublisher publisher;
-    private final PolicyKernel kernel;
-    private final JdbcClient jdbc;
     private final ObjectMapper json;
     private final Clock clock;
     private final Duration replayWait;
 
-    DeviceCommandExecutor(Dispatcher dispatcher, GadgetRegistry gadgets, LinkPublisher publisher, PolicyKernel kernel,
-            JdbcClient jdbc, ObjectMapper json, Clock clock,
+    DeviceCommandExecutor(Dispatcher dispatcher, GadgetRegistry gadgets, ObjectMapper json, Clock clock,
             @Value("${ringzero.gates.replay-wait:PT5S}") Duration replayWait) {
         this.dispatcher = dispatcher;
         this.gadgets = gadgets;
-        this.publisher = publisher;
-        this.kernel = kernel;
-        this.jdbc = jdbc;
         this.json = json;
         this.clock = clock;
         this.replayWait = replayWait;
-    }
-
-    /** One recorded invocation. */
-    record Invocation(String id, String gadgetId, String command, String params, String outcome, Instant sentAt,
-            Instant deadline) {
     }
 
     @Override
@@ -96,13 +77,13 @@ class DeviceCommandExecutor implements IntentExecutor {
                 && gadgets.command(gadget, intent).isPresent();
         if (!offered) {
             // the same answer for "no such gadget", "another owner's" and "does not offer it"
-            throw ApiProblem.badRequest("unknown-intent", "no gadget of yours offers '" + intent + "'");
+            throw Refusal.invalid("unknown-intent", "no gadget of yours offers '" + intent + "'");
         }
         if (payload.has("command") && !intent.equals(payload.path("command").asText())) {
-            throw ApiProblem.badRequest("invalid-payload", "payload.command must be the intent '" + intent + "'");
+            throw Refusal.invalid("invalid-payload", "payload.command must be the intent '" + intent + "'");
         }
         if (payload.has("params") && !payload.get("params").isObject()) {
-            throw ApiProblem.badRequest("invalid-payload", "payload.params must be an object");
+            throw Refusal.invalid("invalid-payload", "payload.params must be an object");
         }
     }
 
@@ -137,7 +118,7 @@ class DeviceCommandExecutor implements IntentExecutor {
             return new Execution.NotStarted();
         }
         Invocation invocation = recorded.get();
-        if ("sent".equals(invocation.outcome())) {
+        if (invocation.unanswered()) {
             replay(gate, invocation);
         }
         Optional<Outcome> unknown = dispatcher.expire(gate.id());
@@ -149,38 +130,18 @@ class DeviceCommandExecutor implements IntentExecutor {
         poll(gate.id(), within);
     }
 
-    /**
-     * Publishes the same invocation again, with its original deadline, and waits a little for the
-     * answer. Asks the kernel first: an unpaired or foreign gadget gets nothing, not even a repeat.
-     */
+    /** Publishes the same invocation again (the dispatcher asks the kernel first), then waits a little. */
     private void replay(Gate gate, Invocation invocation) {
-        Verdict verdict = kernel.decide(new ActionRequest(new Subject.ApprovedGate(gate.ownerId(), gate.id()),
-                invocation.gadgetId(), invocation.command(), params(StoredJson.tree(json, invocation.params())),
-                Priority.APPROVED_GATE, clock.instant()));
-        if (!verdict.allowed()) {
-            log.info("gate {}: not replaying invocation to {} ({})", gate.id(), invocation.gadgetId(), verdict.wire());
-            return;
+        if (dispatcher.replay(invocation.id(), new Subject.ApprovedGate(gate.ownerId(), gate.id()),
+                Priority.APPROVED_GATE)) {
+            poll(invocation.id(), replayWait);
         }
-        ObjectNode envelope = json.createObjectNode();
-        envelope.put("method", "link.invoke");
-        envelope.put("id", invocation.id());
-        envelope.put("command", invocation.command());
-        envelope.set("params", StoredJson.tree(json, invocation.params()));
-        envelope.put("timeout_ms", Duration.between(invocation.sentAt(), invocation.deadline()).toMillis());
-        envelope.put("deadline", invocation.deadline().toEpochMilli());
-        log.info("gate {}: re-publishing invocation {} to {} for its stored result", gate.id(), invocation.id(),
-                invocation.gadgetId());
-        // no mover lease: the repeat is of an invocation the device most likely ran already, which it
-        // answers from its stored result without moving; refusing it for a busy gadget would turn a
-        // known result into unknown, and a device that never got it refuses a second motion itself
-        publisher.publish(invocation.gadgetId(), Topics.INVOKE, envelope.toString().getBytes(StandardCharsets.UTF_8));
-        poll(invocation.id(), replayWait);
     }
 
     private void poll(String invocationId, Duration within) {
         Instant until = clock.instant().plus(within);
         while (clock.instant().isBefore(until)) {
-            if (invocation(invocationId).map(found -> !"sent".equals(found.outcome())).orElse(true)) {
+            if (invocation(invocationId).map(found -> !found.unanswered()).orElse(true)) {
                 return;
             }
             try {
@@ -213,12 +174,7 @@ class DeviceCommandExecutor implements IntentExecutor {
     }
 
     Optional<Invocation> invocation(String id) {
-        return jdbc.sql("select id, gadget_id, command, params, outcome, sent_at, deadline from rz_invocation "
-                        + "where id = ?")
-                .param(id)
-                .query((rs, n) -> new Invocation(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                        rs.getString(5), instant(rs.getTimestamp(6)), instant(rs.getTimestamp(7))))
-                .optional();
+        return dispatcher.invocation(id);
     }
 
     private Map<String, Object> params(JsonNode node) {
@@ -228,7 +184,4 @@ class DeviceCommandExecutor implements IntentExecutor {
         return json.convertValue(node, new TypeReference<LinkedHashMap<String, Object>>() { });
     }
 
-    private static Instant instant(Timestamp timestamp) {
-        return timestamp == null ? null : timestamp.toInstant();
-    }
 }

@@ -20,7 +20,7 @@ import dev.ringzero.kernel.TrustLadder;
 import dev.ringzero.kernel.TrustRule;
 import dev.ringzero.kernel.TrustRules;
 import dev.ringzero.kernel.Verdict;
-import dev.ringzero.web.ApiProblem;
+import dev.ringzero.Refusal;
 import org.springframework.stereotype.Service;
 
 /**
@@ -111,7 +111,7 @@ public class Envelopes {
                 Gate done = gates.executeAuto(filing);
                 return new Done(done.id(), done.state().wire(), tree(done.result()));
             }
-        } catch (ApiProblem problem) {
+        } catch (Refusal problem) {
             return refused(run, intent, "invalid_payload", problem.getMessage(), null);
         }
         if (verdict instanceof Verdict.Deny deny) {

@@ -5,7 +5,7 @@ import java.util.Locale;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ringzero.accounts.Caller;
-import dev.ringzero.web.ApiProblem;
+import dev.ringzero.Refusal;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
@@ -77,7 +77,7 @@ class GateController {
             try {
                 filter = GateState.valueOf(state.toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw ApiProblem.badRequest("invalid-state", "unknown gate state '" + state + "'");
+                throw Refusal.invalid("invalid-state", "unknown gate state '" + state + "'");
             }
         }
         return gates.list(caller.accountId(), filter).stream().map(gate -> GateView.of(gate, json)).toList();

@@ -3,7 +3,6 @@ package dev.ringzero.gates;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.ringzero.workflow.GateProcess;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
@@ -23,9 +22,9 @@ public class GateReconciler {
     private static final Logger log = LoggerFactory.getLogger(GateReconciler.class);
 
     private final GateService gates;
-    private final GateProcess process;
+    private final GateEngine process;
 
-    GateReconciler(GateService gates, GateProcess process) {
+    GateReconciler(GateService gates, GateEngine process) {
         this.gates = gates;
         this.process = process;
     }

@@ -19,8 +19,7 @@ import dev.ringzero.StoredJson;
 import dev.ringzero.accounts.Tokens;
 import dev.ringzero.agents.runs.GateDesk;
 import dev.ringzero.kernel.DenyReason;
-import dev.ringzero.web.ApiProblem;
-import dev.ringzero.workflow.GateProcess;
+import dev.ringzero.Refusal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
@@ -47,7 +46,7 @@ public class GateService implements GateDesk {
     private static final Logger log = LoggerFactory.getLogger(GateService.class);
 
     private final GateStore store;
-    private final GateProcess process;
+    private final GateEngine process;
     private final List<IntentExecutor> executors;
     private final Audit audit;
     private final Journal journal;
@@ -56,7 +55,7 @@ public class GateService implements GateDesk {
     private final ObjectMapper canonicalJson;
     private final Clock clock;
 
-    GateService(GateStore store, GateProcess process, List<IntentExecutor> executors, Audit audit, Journal journal,
+    GateService(GateStore store, GateEngine process, List<IntentExecutor> executors, Audit audit, Journal journal,
             Continuations continuations, PlatformTransactionManager transactions, ObjectMapper json, Clock clock) {
         this.store = store;
         this.process = process;
@@ -80,7 +79,7 @@ public class GateService implements GateDesk {
     @Transactional
     public Gate file(Filing filing) {
         IntentExecutor executor = executorFor(filing.intent())
-                .orElseThrow(() -> ApiProblem.badRequest("unknown-intent", "no executor for intent '"
+                .orElseThrow(() -> Refusal.invalid("unknown-intent", "no executor for intent '"
                         + filing.intent() + "'"));
         JsonNode payload = filing.payload() == null ? canonicalJson.createObjectNode() : filing.payload();
         executor.validate(filing.ownerId(), filing.intent(), payload);
@@ -116,7 +115,7 @@ public class GateService implements GateDesk {
      */
     public Gate executeAuto(Filing filing) {
         IntentExecutor executor = executorFor(filing.intent())
-                .orElseThrow(() -> ApiProblem.badRequest("unknown-intent", "no executor for intent '"
+                .orElseThrow(() -> Refusal.invalid("unknown-intent", "no executor for intent '"
                         + filing.intent() + "'"));
         JsonNode payload = filing.payload() == null ? canonicalJson.createObjectNode() : filing.payload();
         executor.validate(filing.ownerId(), filing.intent(), payload);
@@ -143,7 +142,7 @@ public class GateService implements GateDesk {
     // ---------------------------------------------------------------- reading
 
     public Gate get(String ownerId, String gateId) {
-        return store.findOwned(ownerId, gateId).orElseThrow(() -> ApiProblem.notFound("gate"));
+        return store.findOwned(ownerId, gateId).orElseThrow(() -> Refusal.notFound("gate"));
     }
 
     public List<Gate> list(String ownerId, GateState state) {
@@ -382,8 +381,8 @@ public class GateService implements GateDesk {
                 .orElseThrow(() -> new IllegalStateException("no executor for " + gate.intent()));
     }
 
-    private ApiProblem notPending(Gate gate) {
-        return ApiProblem.conflict("gate-not-pending", "gate " + gate.id() + " is " + gate.state().wire());
+    private Refusal notPending(Gate gate) {
+        return Refusal.conflict("gate-not-pending", "gate " + gate.id() + " is " + gate.state().wire());
     }
 
     private static String why(Gate gate) {
@@ -406,7 +405,7 @@ public class GateService implements GateDesk {
             Object tree = canonicalJson.treeToValue(payload, Object.class);
             return canonicalJson.writeValueAsString(tree);
         } catch (JsonProcessingException e) {
-            throw ApiProblem.badRequest("malformed-payload", "payload is not valid JSON");
+            throw Refusal.invalid("malformed-payload", "payload is not valid JSON");
         }
     }
 

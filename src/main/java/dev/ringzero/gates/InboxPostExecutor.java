@@ -5,7 +5,7 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ringzero.router.InboxService;
-import dev.ringzero.web.ApiProblem;
+import dev.ringzero.Refusal;
 import org.springframework.stereotype.Component;
 
 /** {@code inbox.post {text}}: a message to the owner's own inbox (the smallest real intent). */
@@ -33,7 +33,7 @@ class InboxPostExecutor implements IntentExecutor {
     public void validate(String ownerId, String intent, JsonNode payload) {
         JsonNode text = payload.path("text");
         if (!text.isTextual() || text.asText().isBlank() || text.asText().length() > 4000) {
-            throw ApiProblem.badRequest("invalid-payload", "inbox.post needs a text of 1 to 4000 characters");
+            throw Refusal.invalid("invalid-payload", "inbox.post needs a text of 1 to 4000 characters");
         }
     }
 

@@ -15,7 +15,7 @@ public interface IntentExecutor {
 
     /**
      * Checks a payload before it is frozen, so the owner is never asked to approve something that
-     * cannot run. Throws {@link dev.ringzero.web.ApiProblem} (400) when it is malformed.
+     * cannot run. Throws {@link dev.ringzero.Refusal} (400) when it is malformed.
      */
     default void validate(String ownerId, String intent, JsonNode payload) {
     }

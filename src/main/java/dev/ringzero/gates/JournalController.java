@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ringzero.accounts.Caller;
 import dev.ringzero.agents.AgentStore;
-import dev.ringzero.web.ApiProblem;
+import dev.ringzero.Refusal;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -39,7 +39,7 @@ class JournalController {
     @Operation(summary = "The agent's timeline, oldest first; page with after=<last id seen>")
     List<EntryView> journal(Caller caller, @PathVariable String id, @RequestParam(defaultValue = "0") long after,
             @RequestParam(defaultValue = "200") int limit) {
-        agents.findOwned(caller.accountId(), id).orElseThrow(() -> ApiProblem.notFound("gadget agent"));
+        agents.findOwned(caller.accountId(), id).orElseThrow(() -> Refusal.notFound("gadget agent"));
         return journal.of(id, Math.max(0, after), Math.max(1, Math.min(limit, 1000))).stream()
                 .map(entry -> new EntryView(entry.id(), entry.at(), entry.actor(), entry.kind(), entry.gateId(),
                         entry.runId(), entry.text(), tree(entry.data())))

@@ -19,7 +19,7 @@ import dev.ringzero.StoredJson;
 import dev.ringzero.accounts.Caller;
 import dev.ringzero.agents.AgentStore;
 import dev.ringzero.kernel.TrustLevel;
-import dev.ringzero.web.ApiProblem;
+import dev.ringzero.Refusal;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import org.springframework.http.HttpStatus;
@@ -83,7 +83,7 @@ class TrustRuleController {
     @GetMapping("/{id}")
     RuleView get(Caller caller, @PathVariable String id) {
         TrustRuleStore.Row row = rules.findOwned(caller.accountId(), id)
-                .orElseThrow(() -> ApiProblem.notFound("trust rule"));
+                .orElseThrow(() -> Refusal.notFound("trust rule"));
         return view(row, rules.of(caller.accountId()).indexOf(row));
     }
 
@@ -96,26 +96,26 @@ class TrustRuleController {
         TrustLevel level = level(body.level());
         String intent = body.intent();
         if (intent == null || !INTENT_GLOB.matcher(intent).matches()) {
-            throw ApiProblem.badRequest("invalid-glob", "intent must be a glob of letters, digits, '.', '_', '-', "
+            throw Refusal.invalid("invalid-glob", "intent must be a glob of letters, digits, '.', '_', '-', "
                     + "'*' and '?' (1-120 characters), e.g. email.send or chassis.*");
         }
         if (body.agentId() != null && agents.findOwned(owner, body.agentId()).isEmpty()) {
-            throw ApiProblem.badRequest("unknown-agent", "no agent '" + body.agentId() + "' of yours");
+            throw Refusal.invalid("unknown-agent", "no agent '" + body.agentId() + "' of yours");
         }
         Map<String, String> predicate = predicate(body.predicate());
         int earnAfter = 0;
         String window = null;
         if (level == TrustLevel.EARNED) {
             if (body.earnAfter() == null || body.earnAfter() < 1 || body.earnAfter() > 1000) {
-                throw ApiProblem.badRequest("invalid-trust-rule", "an earned rule needs earnAfter between 1 and 1000");
+                throw Refusal.invalid("invalid-trust-rule", "an earned rule needs earnAfter between 1 and 1000");
             }
             earnAfter = body.earnAfter();
             window = window(body.earnWindow());
         } else if (body.earnAfter() != null || body.earnWindow() != null) {
-            throw ApiProblem.badRequest("invalid-trust-rule", "earnAfter and earnWindow belong to earned rules only");
+            throw Refusal.invalid("invalid-trust-rule", "earnAfter and earnWindow belong to earned rules only");
         }
         if (body.position() != null && body.position() < 0) {
-            throw ApiProblem.badRequest("invalid-trust-rule", "position must be 0 or more");
+            throw Refusal.invalid("invalid-trust-rule", "position must be 0 or more");
         }
         TrustRuleStore.Row row = new TrustRuleStore.Row(UUID.randomUUID().toString(), owner, body.agentId(), intent,
                 StoredJson.write(json, predicate), level.wire(), earnAfter, window, 0, clock.instant());
@@ -127,7 +127,7 @@ class TrustRuleController {
     @ResponseStatus(HttpStatus.NO_CONTENT)
     void delete(Caller caller, @PathVariable String id) {
         if (!rules.delete(caller.accountId(), id)) {
-            throw ApiProblem.notFound("trust rule");
+            throw Refusal.notFound("trust rule");
         }
     }
 
@@ -135,7 +135,7 @@ class TrustRuleController {
         try {
             return TrustLevel.fromWire(level == null ? "" : level);
         } catch (IllegalArgumentException e) {
-            throw ApiProblem.badRequest("unknown-level", "level must be auto, gate, earned or deny (got '" + level
+            throw Refusal.invalid("unknown-level", "level must be auto, gate, earned or deny (got '" + level
                     + "')");
         }
     }
@@ -150,18 +150,18 @@ class TrustRuleController {
             return predicate;
         }
         if (!node.isObject() || node.size() > 16) {
-            throw ApiProblem.badRequest("invalid-glob", "predicate must be an object of at most 16 field → glob pairs");
+            throw Refusal.invalid("invalid-glob", "predicate must be an object of at most 16 field → glob pairs");
         }
         for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
             Map.Entry<String, JsonNode> field = fields.next();
             if (!FIELD.matcher(field.getKey()).matches()) {
-                throw ApiProblem.badRequest("invalid-glob", "predicate field '" + field.getKey()
+                throw Refusal.invalid("invalid-glob", "predicate field '" + field.getKey()
                         + "' must be a top-level payload field name");
             }
             String glob = field.getValue().isTextual() ? field.getValue().asText() : null;
             if (glob == null || glob.isEmpty() || glob.length() > 254 || glob.chars().anyMatch(Character::isISOControl)
                     || glob.indexOf('@') != glob.lastIndexOf('@')) {
-                throw ApiProblem.badRequest("invalid-glob", "predicate." + field.getKey() + " must be a glob of "
+                throw Refusal.invalid("invalid-glob", "predicate." + field.getKey() + " must be a glob of "
                         + "1-254 characters without control characters and with at most one '@'");
             }
             predicate.put(field.getKey(), glob);
@@ -177,7 +177,7 @@ class TrustRuleController {
             }
             return text; // as the owner wrote it; Duration.parse reads it back
         } catch (DateTimeParseException e) {
-            throw ApiProblem.badRequest("invalid-trust-rule", "an earned rule needs earnWindow, an ISO-8601 duration "
+            throw Refusal.invalid("invalid-trust-rule", "an earned rule needs earnWindow, an ISO-8601 duration "
                     + "up to 366 days such as P30D");
         }
     }

@@ -1,5 +1,6 @@
 package dev.ringzero.gateway;
 
+import dev.ringzero.gadgets.BrokerAccess;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;

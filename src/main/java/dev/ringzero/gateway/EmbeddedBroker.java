@@ -1,5 +1,6 @@
 package dev.ringzero.gateway;
 
+import dev.ringzero.gadgets.BrokerAccess;
 import java.io.IOException;
 import java.util.Properties;
 

@@ -1,5 +1,6 @@
 package dev.ringzero.gateway;
 
+import dev.ringzero.gadgets.BrokerAccess;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -8,6 +9,7 @@ import java.util.Optional;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ringzero.dispatch.AnswerLane;
 import dev.ringzero.gadgets.GadgetStore;
 import dev.ringzero.policy.SpeakerFloor;
 import dev.ringzero.router.EventAdmission;
@@ -39,7 +41,7 @@ public class LinkGateway {
 
     private final GadgetStore gadgets;
     private final EventAdmission admission;
-    private final Dispatcher dispatcher;
+    private final AnswerLane answers;
     private final LinkPublisher publisher;
     private final LinkRejections rejections;
     private final ObjectMapper json;
@@ -49,7 +51,7 @@ public class LinkGateway {
     private final java.util.concurrent.Executor workers;
     private final java.util.concurrent.Executor resultWorkers;
 
-    LinkGateway(GadgetStore gadgets, EventAdmission admission, Dispatcher dispatcher, LinkPublisher publisher,
+    LinkGateway(GadgetStore gadgets, EventAdmission admission, AnswerLane answers, LinkPublisher publisher,
             LinkRejections rejections, ObjectMapper json, Clock clock, Optional<DynsecBrokerAccess> dynsec,
             SpeakerFloor floor,
             @org.springframework.beans.factory.annotation.Qualifier("linkWorkers") java.util.concurrent.Executor workers,
@@ -60,7 +62,7 @@ public class LinkGateway {
         this.resultWorkers = resultWorkers;
         this.gadgets = gadgets;
         this.admission = admission;
-        this.dispatcher = dispatcher;
+        this.answers = answers;
         this.publisher = publisher;
         this.rejections = rejections;
         this.json = json;
@@ -217,7 +219,7 @@ public class LinkGateway {
             return false;
         }
         // off the link's thread: settling wakes the waiting run, which may do a step of work
-        resultWorkers.execute(() -> dispatcher.onResult(gadgetId, message, acknowledge));
+        resultWorkers.execute(() -> answers.onResult(gadgetId, message, acknowledge));
         return true;
     }
 }

@@ -1,5 +1,6 @@
 package dev.ringzero.gateway;
 
+import dev.ringzero.gadgets.BrokerAccess;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;

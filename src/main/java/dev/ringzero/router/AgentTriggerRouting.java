@@ -16,7 +16,7 @@ import dev.ringzero.agents.TriggerMatcher;
 import dev.ringzero.agents.definition.AgentSpec;
 import dev.ringzero.agents.runs.DecisionLedger;
 import dev.ringzero.agents.runs.RunRequest;
-import dev.ringzero.workflow.RunLauncher;
+import dev.ringzero.agents.runs.RunEngine;
 import org.springframework.stereotype.Component;
 
 /**
@@ -31,11 +31,11 @@ class AgentTriggerRouting implements TriggerRouter.Matcher {
     private final AgentStore store;
     private final AgentService agents;
     private final DecisionLedger ledger;
-    private final RunLauncher launcher;
+    private final RunEngine launcher;
     private final ObjectMapper json;
     private final Clock clock;
 
-    AgentTriggerRouting(AgentStore store, AgentService agents, DecisionLedger ledger, RunLauncher launcher,
+    AgentTriggerRouting(AgentStore store, AgentService agents, DecisionLedger ledger, RunEngine launcher,
             ObjectMapper json, Clock clock) {
         this.store = store;
         this.agents = agents;

@@ -14,7 +14,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.ringzero.accounts.Tokens;
-import dev.ringzero.workflow.EngineBatch;
+import dev.ringzero.Batches;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -74,7 +74,7 @@ public class EventAdmission {
     private final MeterRegistry meters;
     private final Clock clock;
     private final TriggerRouter router;
-    private final EngineBatch batch;
+    private final Batches batch;
     private final TaskScheduler scheduler;
     private final int batchSize;
     private final Lane[] lanes;
@@ -91,7 +91,7 @@ public class EventAdmission {
     }
 
     EventAdmission(JdbcClient jdbc, ObjectMapper json, MeterRegistry meters, Clock clock, TriggerRouter router,
-            EngineBatch batch, TaskScheduler scheduler, @Value("${ringzero.router.batch:8}") int batchSize,
+            Batches batch, TaskScheduler scheduler, @Value("${ringzero.router.batch:8}") int batchSize,
             @Value("${ringzero.router.lanes:16}") int lanes) {
         this.jdbc = jdbc;
         this.canonical = json.copy().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
@@ -155,7 +155,7 @@ public class EventAdmission {
      */
     private void drain(Lane lane, Executor workers) {
         try {
-            List<Arrival> taken = EngineBatch.take(lane.arrivals, batchSize);
+            List<Arrival> taken = Batches.take(lane.arrivals, batchSize);
             // one order for every batch: agents are locked in the order of their gadgets' events,
             // so two batches rarely wait for each other's agents in a circle (only agents listening
             // to several gadgets can); when they do, the database ends one, and its events go one

@@ -3,7 +3,7 @@ package dev.ringzero.router;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ringzero.accounts.Caller;
 import dev.ringzero.gadgets.GadgetStore;
-import dev.ringzero.web.ApiProblem;
+import dev.ringzero.Refusal;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
@@ -45,10 +45,10 @@ class EventController {
             + "202 admitted, 200 duplicate")
     ResponseEntity<Admission> admit(Caller caller, @Valid @RequestBody EventRequest body) {
         if (body.data() != null && !body.data().isObject()) {
-            throw ApiProblem.badRequest("invalid-event", "data must be a JSON object");
+            throw Refusal.invalid("invalid-event", "data must be a JSON object");
         }
         GadgetStore.Row gadget = gadgets.find(body.gadgetId()).filter(GadgetStore.Row::paired)
-                .orElseThrow(() -> ApiProblem.notFound("gadget"));
+                .orElseThrow(() -> Refusal.notFound("gadget"));
         EventAdmission.Result result = admission.admitAndRoute(new IncomingEvent(gadget.id(), gadget.ownerId(),
                 body.id(), body.event(), body.data(), "rest"));
         if (result instanceof EventAdmission.Admitted admitted) {

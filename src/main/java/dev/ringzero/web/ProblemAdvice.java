@@ -6,6 +6,7 @@ import java.util.stream.Collectors;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import dev.ringzero.Refusal;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -22,16 +23,16 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 @RestControllerAdvice(basePackages = "dev.ringzero")
 class ProblemAdvice extends ResponseEntityExceptionHandler {
 
-    @ExceptionHandler(ApiProblem.class)
-    ResponseEntity<ProblemDetail> apiProblem(ApiProblem problem) {
-        return ResponseEntity.status(problem.status()).body(problem.toProblemDetail());
+    @ExceptionHandler(Refusal.class)
+    ResponseEntity<ProblemDetail> refusal(Refusal refusal) {
+        return ResponseEntity.status(Problems.status(refusal)).body(Problems.of(refusal));
     }
 
     @Override
     protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         ProblemDetail detail = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, describe(ex));
-        detail.setType(URI.create(ApiProblem.TYPE_BASE + "malformed-request"));
+        detail.setType(URI.create(Problems.TYPE_BASE + "malformed-request"));
         detail.setTitle("Bad Request");
         if (ex.getCause() instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
             detail.setProperty("field", fieldPath(mapping));
@@ -46,7 +47,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
                 .map(error -> error.getField() + ": " + error.getDefaultMessage())
                 .collect(Collectors.joining("; "));
         ProblemDetail detail = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, fields);
-        detail.setType(URI.create(ApiProblem.TYPE_BASE + "invalid-request"));
+        detail.setType(URI.create(Problems.TYPE_BASE + "invalid-request"));
         detail.setTitle("Bad Request");
         detail.setProperty("fields", ex.getBindingResult().getFieldErrors().stream()
                 .map(error -> error.getField()).toList());

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
+import dev.ringzero.Batches;
 import dev.ringzero.TransactionReads;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 import org.springframework.stereotype.Component;
@@ -19,7 +20,7 @@ import org.springframework.stereotype.Component;
  * command of its own, so one bad item never takes the others down with it.
  */
 @Component
-public class EngineBatch {
+public class EngineBatch implements Batches {
 
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(EngineBatch.class);
 
@@ -31,20 +32,11 @@ public class EngineBatch {
         this.reads = reads;
     }
 
-    /** Takes what has queued up, at most {@code max} items: a lane worker's next batch. */
-    public static <T> List<T> take(java.util.Queue<T> queue, int max) {
-        List<T> taken = new java.util.ArrayList<>(max);
-        T next;
-        while (taken.size() < max && (next = queue.poll()) != null) {
-            taken.add(next);
-        }
-        return taken;
-    }
-
     /**
      * Does {@code work} for every item in one command; on failure, for each item in a command of
      * its own, telling {@code failed} of each item that fails alone too.
      */
+    @Override
     public <T> void run(List<T> items, Consumer<T> work, BiConsumer<T, RuntimeException> failed) {
         if (items.isEmpty()) {
             return;

@@ -4,8 +4,9 @@ import java.time.Duration;
 import java.util.Optional;
 
 import dev.ringzero.gates.GateService;
-import dev.ringzero.gateway.Dispatcher;
-import dev.ringzero.gateway.Outcome;
+import dev.ringzero.dispatch.AnswerListener;
+import dev.ringzero.dispatch.RunWake;
+import dev.ringzero.dispatch.Outcome;
 import org.camunda.bpm.engine.IdentityService;
 import org.camunda.bpm.engine.delegate.DelegateTask;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
@@ -70,7 +71,7 @@ class GateDelegates {
      * the gate and move its process past the wait. Unknown outcomes come from the timer path itself.
      */
     @Bean
-    Dispatcher.AnswerListener gateAnswerCorrelation(ObjectProvider<GateService> gates,
+    AnswerListener gateAnswerCorrelation(ObjectProvider<GateService> gates,
             ObjectProvider<GateProcess> process) {
         // providers: the gate service sends through the dispatcher that calls this listener
         return (invocationId, runId, outcome) -> {

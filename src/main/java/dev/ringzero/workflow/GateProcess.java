@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
-import dev.ringzero.accounts.CamundaIdentity;
 import dev.ringzero.gates.Gate;
+import dev.ringzero.gates.GateEngine;
 import org.camunda.bpm.engine.IdentityService;
 import org.camunda.bpm.engine.ManagementService;
 import org.camunda.bpm.engine.OptimisticLockingException;
@@ -20,7 +20,7 @@ import org.springframework.stereotype.Component;
  * when fenced, wake it when its device answered, and tell whether it still carries on.
  */
 @Component
-public class GateProcess {
+public class GateProcess implements GateEngine {
 
     /** The device answered the gate's invocation (business key = gate id). */
     public static final String MESSAGE_GATE_ANSWERED = "gateAnswered";
@@ -69,6 +69,7 @@ public class GateProcess {
         filters.saveFilter(filters.newTaskFilter(TASKLIST_FILTER).setQuery(mine).setProperties(properties));
     }
 
+    @Override
     public String start(Gate gate, Map<String, Object> readable) {
         Map<String, Object> variables = new HashMap<>(readable);
         variables.put(ProcessIds.VAR_GATE_ID, gate.id());
@@ -83,6 +84,7 @@ public class GateProcess {
      * Completes the review task with the owner as the authenticated user, so the engine's
      * authorization applies as in Tasklist. False if the task is already gone (decided).
      */
+    @Override
     public boolean completeReview(Gate gate, String userId, boolean approve, String note) {
         Task task = tasks.createTaskQuery().processInstanceId(gate.processInstanceId())
                 .taskDefinitionKey(TASK_REVIEW).singleResult();
@@ -115,6 +117,7 @@ public class GateProcess {
      * Runs {@code work} as the platform rather than as the person whose action triggered it (a
      * continuation started while the owner's decision commits must not need the owner's grants).
      */
+    @Override
     public void asPlatform(Runnable work) {
         org.camunda.bpm.engine.impl.identity.Authentication current = identity.getCurrentAuthentication();
         identity.clearAuthentication();
@@ -128,6 +131,7 @@ public class GateProcess {
     }
 
     /** Ends a fenced gate's review cleanly (the model's "Fenced" end event), if it still waits. */
+    @Override
     public void fence(Gate gate) {
         if (gate.processInstanceId() != null) {
             runtime.createMessageCorrelation(MESSAGE_GATE_FENCED).processInstanceId(gate.processInstanceId())
@@ -136,6 +140,7 @@ public class GateProcess {
     }
 
     /** Moves a gate that waits for its device's answer on; nothing if it does not wait. */
+    @Override
     public void answered(String gateId) {
         runtime.createMessageCorrelation(MESSAGE_GATE_ANSWERED).processInstanceBusinessKey(gateId).correlateAll();
     }
@@ -144,6 +149,7 @@ public class GateProcess {
      * Whether the gate's process will still act on it by itself: the instance is running and none
      * of its jobs has run out of retries (a stuck job is an incident for Cockpit, not a carrier).
      */
+    @Override
     public boolean carriesOn(Gate gate) {
         if (gate.processInstanceId() == null) {
             return false;

@@ -1,8 +1,9 @@
 package dev.ringzero.workflow;
 
 import dev.ringzero.agents.runs.AgentRuns;
-import dev.ringzero.gateway.Dispatcher;
-import dev.ringzero.gateway.Outcome;
+import dev.ringzero.dispatch.AnswerListener;
+import dev.ringzero.dispatch.RunWake;
+import dev.ringzero.dispatch.Outcome;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 import org.camunda.bpm.engine.impl.event.EventType;
 import org.camunda.bpm.engine.impl.persistence.entity.EventSubscriptionEntity;
@@ -10,13 +11,13 @@ import org.springframework.stereotype.Component;
 
 /**
  * Wakes the run waiting for a device's answer, handing it the answer just recorded, in the answer
- * lane's transaction (see {@link Dispatcher#onResult}). Only the wait for this very invocation is
+ * lane's transaction (see {@link dev.ringzero.dispatch.AnswerLane#onResult}). Only the wait for this very invocation is
  * woken (its message is named after it): an answer that comes in the grace second after its
  * deadline, while the deadline's step moves the run on to the next action, finds no wait with its
  * name and wakes nothing.
  */
 @Component
-public class RunAnswerWakeups implements Dispatcher.RunWake {
+public class RunAnswerWakeups implements RunWake {
 
     private final ProcessEngineConfigurationImpl engine;
 

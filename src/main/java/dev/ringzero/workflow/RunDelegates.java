@@ -2,7 +2,6 @@ package dev.ringzero.workflow;
 
 import java.util.Date;
 
-import dev.ringzero.accounts.CamundaIdentity;
 import dev.ringzero.agents.runs.AgentRuns;
 import dev.ringzero.agents.runs.RunRequest;
 import dev.ringzero.agents.runs.RunStatus;
@@ -22,13 +21,11 @@ import org.springframework.context.annotation.Configuration;
 class RunDelegates {
 
     @Bean
-    JavaDelegate runAdmit(AgentRuns runs, RuntimeService runtime, CamundaIdentity camunda) {
+    JavaDelegate runAdmit(AgentRuns runs, ProcessInstances instances, CamundaIdentity camunda) {
         return execution -> {
             AgentRuns.Admission admission = runs.admit(request(execution));
             for (String cancelled : admission.cancelRuns()) {
-                runtime.createProcessInstanceQuery().processInstanceBusinessKey(cancelled)
-                        .processDefinitionKey(ProcessIds.AGENT_RUN).list()
-                        .forEach(instance -> runtime.deleteProcessInstance(instance.getId(), "restarted"));
+                instances.cancel(ProcessIds.AGENT_RUN, cancelled, "restarted");
             }
             transient_(execution, RunVariables.ADMISSION, Variables.stringValue(admission.status().wire(), true));
             if (admission.status() == RunStatus.ADMITTED || admission.status() == RunStatus.QUEUED) {

@@ -1,6 +1,7 @@
 package dev.ringzero.workflow;
 
 import dev.ringzero.agents.runs.AgentRuns;
+import dev.ringzero.agents.runs.RunEngine;
 import dev.ringzero.agents.runs.RunRequest;
 import org.camunda.bpm.engine.RepositoryService;
 import org.camunda.bpm.engine.RuntimeService;
@@ -19,7 +20,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * run an insert and a delete.
  */
 @Component
-public class RunLauncher {
+public class RunLauncher implements RunEngine {
 
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(RunLauncher.class);
 
@@ -27,21 +28,20 @@ public class RunLauncher {
     private final RepositoryService repository;
     private final AgentRuns runs;
     private final TransactionTemplate transactions;
+    private final ProcessInstances instances;
     /** Models are deployed once, at start: the latest agent-run is looked up once, not per run. */
     private volatile String definitionId;
 
     RunLauncher(RuntimeService runtime, RepositoryService repository, @Lazy AgentRuns runs,
-            TransactionTemplate transactions) {
+            TransactionTemplate transactions, ProcessInstances instances) {
+        this.instances = instances;
         this.runtime = runtime;
         this.repository = repository;
         this.runs = runs;
         this.transactions = transactions;
     }
 
-    /**
-     * Starts the run in the caller's transaction: admission, preparation and the first action's
-     * dispatch happen before this returns (the command leaves once the caller commits).
-     */
+    @Override
     public String start(RunRequest request) {
         return runtime.createProcessInstanceById(definitionId()).businessKey(request.runId())
                 .setVariables(variables(request)).execute().getId();
@@ -77,7 +77,7 @@ public class RunLauncher {
                 continue;
             }
             transactions.executeWithoutResult(status -> {
-                runtime.deleteProcessInstance(instance.getId(), "model_replaced", true, true);
+                instances.retire(instance.getId(), "model_replaced");
                 runs.abandon(instance.getBusinessKey(), "model_replaced");
             });
             retired.add(instance.getBusinessKey());

@@ -25,9 +25,11 @@ class ScheduleKeeper {
     private final RuntimeService runtime;
     private final AgentService agents;
     private final AgentRuns runs;
+    private final ProcessInstances instances;
 
-    ScheduleKeeper(RuntimeService runtime, AgentService agents, AgentRuns runs) {
+    ScheduleKeeper(RuntimeService runtime, AgentService agents, AgentRuns runs, ProcessInstances instances) {
         this.runtime = runtime;
+        this.instances = instances;
         this.agents = agents;
         this.runs = runs;
     }
@@ -36,14 +38,10 @@ class ScheduleKeeper {
     public void agentChanged(AgentChanged changed) {
         if (changed.change() != AgentChanged.Change.ENABLED && changed.change() != AgentChanged.Change.CREATED) {
             for (String runId : runs.fenceQueued(changed.agentId(), "agent " + changed.change().name().toLowerCase())) {
-                runtime.createProcessInstanceQuery().processDefinitionKey(ProcessIds.AGENT_RUN)
-                        .processInstanceBusinessKey(runId).list()
-                        .forEach(instance -> runtime.deleteProcessInstance(instance.getId(), "fenced"));
+                instances.cancel(ProcessIds.AGENT_RUN, runId, "fenced");
             }
         }
-        runtime.createProcessInstanceQuery().processDefinitionKey(ProcessIds.AGENT_SCHEDULE)
-                .processInstanceBusinessKey(changed.agentId()).list()
-                .forEach(instance -> runtime.deleteProcessInstance(instance.getId(), "agent " + changed.change()));
+        instances.cancel(ProcessIds.AGENT_SCHEDULE, changed.agentId(), "agent " + changed.change());
         agents.find(changed.agentId())
                 .filter(current -> current.agent().enabled() && Schedules.hasSchedule(current.spec()))
                 .ifPresent(current -> runtime.startProcessInstanceByKey(ProcessIds.AGENT_SCHEDULE,

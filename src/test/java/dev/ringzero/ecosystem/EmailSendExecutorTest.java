@@ -15,7 +15,7 @@ import dev.ringzero.gates.Attempts;
 import dev.ringzero.gates.Execution;
 import dev.ringzero.gates.Gate;
 import dev.ringzero.gates.GateState;
-import dev.ringzero.web.ApiProblem;
+import dev.ringzero.Refusal;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.support.StaticListableBeanFactory;
 import org.springframework.mail.javamail.JavaMailSender;
@@ -49,11 +49,11 @@ class EmailSendExecutorTest {
 
     @Test
     void aRecipientStringHidingSeveralAddressesOrAHeaderInjectionIsRefused() throws Exception {
-        assertThatExceptionOfType(ApiProblem.class).isThrownBy(() -> underTest.validate("alice", "email.send",
+        assertThatExceptionOfType(Refusal.class).isThrownBy(() -> underTest.validate("alice", "email.send",
                 JSON.readTree("{\"to\":[\"a@ourco.example, eve@evil.example\"],\"subject\":\"s\",\"body\":\"b\"}")));
-        assertThatExceptionOfType(ApiProblem.class).isThrownBy(() -> underTest.validate("alice", "email.send",
+        assertThatExceptionOfType(Refusal.class).isThrownBy(() -> underTest.validate("alice", "email.send",
                 JSON.readTree("{\"to\":[\"Ann <a@ourco.example>\"],\"subject\":\"s\",\"body\":\"b\"}")));
-        assertThatExceptionOfType(ApiProblem.class).isThrownBy(() -> underTest.validate("alice", "email.send",
+        assertThatExceptionOfType(Refusal.class).isThrownBy(() -> underTest.validate("alice", "email.send",
                 JSON.readTree("{\"to\":[\"a@ourco.example\"],\"subject\":\"s\\r\\nBcc: eve@evil.example\",\"body\":\"b\"}")));
         underTest.validate("alice", "email.send",
                 JSON.readTree("{\"to\":[\"a@ourco.example\"],\"subject\":\"s\",\"body\":\"b\"}"));

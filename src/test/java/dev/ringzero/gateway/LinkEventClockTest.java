@@ -31,7 +31,7 @@ class LinkEventClockTest {
     private final ObjectMapper json = new ObjectMapper();
     private final GadgetStore gadgets = mock(GadgetStore.class);
     private final EventAdmission admission = mock(EventAdmission.class);
-    private final LinkGateway gateway = new LinkGateway(gadgets, admission, mock(Dispatcher.class),
+    private final LinkGateway gateway = new LinkGateway(gadgets, admission, mock(dev.ringzero.dispatch.AnswerLane.class),
             mock(LinkPublisher.class), mock(LinkRejections.class), json, Clock.systemUTC(), Optional.empty(),
             mock(SpeakerFloor.class), Runnable::run, Runnable::run);
 

@@ -31,7 +31,7 @@ class SpineTest extends OwnerWithDeskBotTest {
     @Autowired
     org.springframework.jdbc.core.simple.JdbcClient jdbc;
     @Autowired
-    java.util.List<dev.ringzero.gateway.Dispatcher.RunWake> runWakes;
+    java.util.List<dev.ringzero.dispatch.RunWake> runWakes;
     @Autowired
     javax.sql.DataSource dataSource;
 
@@ -236,7 +236,7 @@ class SpineTest extends OwnerWithDeskBotTest {
         // as if the answer to an earlier action came in while this wait had already begun
         assertThat(runWakes).isNotEmpty();
         runWakes.forEach(wake -> wake.answered("an-earlier-invocation", runId,
-                new dev.ringzero.gateway.Outcome.Unknown("an-earlier-invocation")));
+                new dev.ringzero.dispatch.Outcome.Unknown("an-earlier-invocation")));
 
         assertThat(Agents.run(alice, runId).path("status").asText()).isEqualTo("running");
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> "failed".equals(

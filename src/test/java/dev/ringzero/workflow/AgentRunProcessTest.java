@@ -18,11 +18,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
-import dev.ringzero.accounts.CamundaIdentity;
 import dev.ringzero.agents.runs.AgentRuns;
 import dev.ringzero.agents.runs.RunRequest;
 import dev.ringzero.agents.runs.RunStatus;
-import dev.ringzero.gateway.Outcome;
+import dev.ringzero.dispatch.Outcome;
 import org.camunda.bpm.engine.runtime.ProcessInstance;
 import org.camunda.bpm.engine.test.Deployment;
 import org.camunda.bpm.engine.test.junit5.ProcessEngineExtension;
@@ -49,7 +48,7 @@ class AgentRunProcessTest {
     void delegates() {
         RunDelegates delegates = new RunDelegates();
         var runtime = runtimeService();
-        Mocks.register("runAdmit", delegates.runAdmit(runs, runtime, mock(CamundaIdentity.class)));
+        Mocks.register("runAdmit", delegates.runAdmit(runs, new ProcessInstances(runtime), mock(CamundaIdentity.class)));
         Mocks.register("runPrepare", delegates.runPrepare(runs));
         Mocks.register("actionDispatch", delegates.actionDispatch(runs));
         Mocks.register("actionOutcome", delegates.actionOutcome(runs));

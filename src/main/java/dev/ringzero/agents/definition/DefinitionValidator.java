@@ -1,5 +1,6 @@
 package dev.ringzero.agents.definition;
 
+import dev.ringzero.gadgets.GadgetDirectory;
 import com.cronutils.model.CronType;
 import com.cronutils.model.definition.CronDefinitionBuilder;
 import com.cronutils.parser.CronParser;

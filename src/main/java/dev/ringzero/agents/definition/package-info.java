@@ -8,5 +8,8 @@
  * are safe, budgets fit the platform's limits. Every failure comes back as a
  * {@link dev.ringzero.agents.definition.Violation} naming a JSON Pointer, so an author can fix all of
  * them in one go. Nothing here touches storage, Spring or the engine.
+ *
+ * <p>May use: {@code gadgets} (what an owner's gadgets registered, through {@link
+ * dev.ringzero.gadgets.GadgetDirectory}), {@code kernel}, the root.
  */
 package dev.ringzero.agents.definition;

@@ -9,8 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ringzero.accounts.Caller;
 import dev.ringzero.agents.AgentService;
-import dev.ringzero.web.ApiProblem;
-import dev.ringzero.workflow.RunLauncher;
+import dev.ringzero.Refusal;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import org.springframework.http.HttpStatus;
@@ -29,12 +28,12 @@ class RunController {
 
     private final AgentService agents;
     private final RunStore runs;
-    private final RunLauncher launcher;
+    private final RunEngine launcher;
     private final TransactionTemplate transactions;
     private final ObjectMapper json;
     private final DryRun dryRun;
 
-    RunController(AgentService agents, RunStore runs, RunLauncher launcher, TransactionTemplate transactions,
+    RunController(AgentService agents, RunStore runs, RunEngine launcher, TransactionTemplate transactions,
             ObjectMapper json, DryRun dryRun) {
         this.dryRun = dryRun;
         this.agents = agents;
@@ -96,7 +95,7 @@ class RunController {
     @GetMapping("/api/v1/runs/{runId}")
     RunView run(Caller caller, @PathVariable String runId) {
         return runs.find(runId).filter(run -> run.ownerId().equals(caller.accountId())).map(run -> view(run, true))
-                .orElseThrow(() -> ApiProblem.notFound("run"));
+                .orElseThrow(() -> Refusal.notFound("run"));
     }
 
     @GetMapping("/api/v1/gadget-agents/{id}/decisions")

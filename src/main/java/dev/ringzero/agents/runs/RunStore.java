@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
+import dev.ringzero.agents.RunRecords;
 import dev.ringzero.kernel.BudgetUsage;
 import dev.ringzero.TransactionReads;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -16,7 +17,7 @@ import org.springframework.stereotype.Component;
 // a plain component: JdbcClient already throws DataAccessException, and @Repository's translating
 // proxy would cost every read of the run path a reflective call
 @Component
-public class RunStore {
+public class RunStore implements RunRecords {
 
     /** One run as recorded. */
     public record Run(String id, String agentId, String ownerId, int revision, String triggerKind, String triggerData,
@@ -111,6 +112,12 @@ public class RunStore {
                 .param(runId).query(RunStore::map).optional());
     }
 
+    @Override
+    public Optional<LastRun> lastRun(String agentId) {
+        return list(agentId, 1).stream().findFirst()
+                .map(run -> new LastRun(run.id(), run.status(), run.reason(), run.createdAt()));
+    }
+
     public List<Run> list(String agentId, int limit) {
         return jdbc.sql("select " + RUN_COLUMNS + " from rz_run where agent_id = ? order by created_at desc limit ?")
                 .params(agentId, limit).query(RunStore::map).list();
@@ -126,6 +133,7 @@ public class RunStore {
      * Counted (admitted) runs in the budget window, for the kernel's budget check; on PostgreSQL
      * answered from the partial index {@code ix_run_budget} alone (changelog 006).
      */
+    @Override
     public BudgetUsage usage(String agentId, Instant now) {
         Timestamp hourAgo = ts(now.minusSeconds(3600));
         return jdbc.sql("select count(*), min(created_at), (select max(created_at) from rz_run where agent_id = ? "

@@ -1,5 +1,6 @@
 package dev.ringzero.agents.definition;
 
+import dev.ringzero.gadgets.GadgetDirectory;
 import static dev.ringzero.agents.definition.Fixtures.ALICE;
 import static dev.ringzero.agents.definition.Fixtures.BARK;
 import static dev.ringzero.agents.definition.Fixtures.DIRECTORY;

@@ -1,5 +1,6 @@
 package dev.ringzero.agents.definition;
 
+import dev.ringzero.gadgets.GadgetDirectory;
 import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;

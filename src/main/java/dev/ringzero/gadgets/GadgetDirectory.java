@@ -1,6 +1,5 @@
-package dev.ringzero.agents.definition;
+package dev.ringzero.gadgets;
 
-import dev.ringzero.gadgets.GadgetView;
 import java.util.Optional;
 
 /**

@@ -1,4 +1,4 @@
-package dev.ringzero.accounts;
+package dev.ringzero.web;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -6,13 +6,15 @@ import java.util.Base64;
 import java.util.Optional;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ringzero.Refusal;
+import dev.ringzero.accounts.AccountService;
+import dev.ringzero.accounts.Caller;
 import dev.ringzero.accounts.Caller.Role;
-import dev.ringzero.web.ApiProblem;
+import dev.ringzero.accounts.LoginDirectory;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -28,14 +30,14 @@ public class ApiAuthenticationFilter extends OncePerRequestFilter {
     static final String EVENTS_ROUTE = "/api/v1/gadgets/events";
 
     private final AccountService accounts;
-    private final CamundaIdentity camunda;
+    private final LoginDirectory logins;
     private final ObjectMapper json;
     private final long maxBodyBytes;
 
-    public ApiAuthenticationFilter(AccountService accounts, CamundaIdentity camunda, ObjectMapper json,
+    ApiAuthenticationFilter(AccountService accounts, LoginDirectory logins, ObjectMapper json,
             long maxBodyBytes) {
         this.accounts = accounts;
-        this.camunda = camunda;
+        this.logins = logins;
         this.json = json;
         this.maxBodyBytes = maxBodyBytes;
     }
@@ -44,7 +46,7 @@ public class ApiAuthenticationFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         if (request.getContentLengthLong() > maxBodyBytes) {
-            reject(response, new ApiProblem(HttpStatus.PAYLOAD_TOO_LARGE, "payload-too-large",
+            reject(response, new Refusal(Refusal.Kind.TOO_LARGE, "payload-too-large",
                     "request body exceeds " + maxBodyBytes + " bytes"));
             return;
         }
@@ -54,13 +56,13 @@ public class ApiAuthenticationFilter extends OncePerRequestFilter {
         if (caller.isEmpty()) {
             response.setHeader("WWW-Authenticate", path.startsWith("/api/v1/admin/")
                     ? "Basic realm=\"ringzero\"" : "Bearer realm=\"ringzero\"");
-            reject(response, new ApiProblem(HttpStatus.UNAUTHORIZED, "unauthorized",
+            reject(response, new Refusal(Refusal.Kind.UNAUTHENTICATED, "unauthorized",
                     "a valid credential is required"));
             return;
         }
         boolean eventsRoute = path.equals(EVENTS_ROUTE) && "POST".equals(request.getMethod());
         if (caller.get().isGateway() != eventsRoute) {
-            reject(response, new ApiProblem(HttpStatus.FORBIDDEN, "forbidden",
+            reject(response, Refusal.forbidden("forbidden",
                     caller.get().isGateway() ? "a gateway credential may only admit events"
                             : "only a gateway service credential may admit events here"));
             return;
@@ -92,16 +94,15 @@ public class ApiAuthenticationFilter extends OncePerRequestFilter {
         }
         String user = decoded.substring(0, colon);
         String password = decoded.substring(colon + 1);
-        if (camunda.checkPassword(user, password)
-                && camunda.isMember(user, org.camunda.bpm.engine.authorization.Groups.CAMUNDA_ADMIN)) {
+        if (logins.checkPassword(user, password) && logins.isAdministrator(user)) {
             return Optional.of(new Caller(user, Role.ADMIN));
         }
         return Optional.empty();
     }
 
-    private void reject(HttpServletResponse response, ApiProblem problem) throws IOException {
-        response.setStatus(problem.status().value());
+    private void reject(HttpServletResponse response, Refusal refusal) throws IOException {
+        response.setStatus(Problems.status(refusal).value());
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-        json.writeValue(response.getOutputStream(), problem.toProblemDetail());
+        json.writeValue(response.getOutputStream(), Problems.of(refusal));
     }
 }

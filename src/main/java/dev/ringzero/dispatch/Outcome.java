@@ -1,4 +1,4 @@
-package dev.ringzero.gateway;
+package dev.ringzero.dispatch;
 
 import com.fasterxml.jackson.databind.JsonNode;
 

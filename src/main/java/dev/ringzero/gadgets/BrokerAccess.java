@@ -1,4 +1,4 @@
-package dev.ringzero.gateway;
+package dev.ringzero.gadgets;
 
 /**
  * The broker's side of pairing: which device credentials it accepts. The embedded broker

@@ -1,10 +1,11 @@
-package dev.ringzero.accounts;
+package dev.ringzero.web;
 
 import java.util.List;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.camunda.bpm.engine.rest.security.auth.ProcessEngineAuthenticationFilter;
-import org.camunda.bpm.engine.rest.security.auth.impl.HttpBasicAuthenticationProvider;
+import dev.ringzero.accounts.AccountService;
+import dev.ringzero.accounts.Caller;
+import dev.ringzero.accounts.LoginDirectory;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
@@ -17,30 +18,19 @@ import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.method.support.ModelAndViewContainer;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
-/** Wires the API credential filter, the engine REST login, and {@link Caller} arguments. */
+/** Wires the API credential filter and {@link Caller} arguments of the controllers. */
 @Configuration
-class SecurityConfig implements WebMvcConfigurer {
+class ApiSecurityConfig implements WebMvcConfigurer {
 
     @Bean
     FilterRegistrationBean<ApiAuthenticationFilter> apiAuthentication(AccountService accounts,
-            CamundaIdentity camunda, ObjectMapper json,
+            LoginDirectory logins, ObjectMapper json,
             @Value("${ringzero.api.max-body-bytes:262144}") long maxBodyBytes) {
         var registration = new FilterRegistrationBean<>(
-                new ApiAuthenticationFilter(accounts, camunda, json, maxBodyBytes));
+                new ApiAuthenticationFilter(accounts, logins, json, maxBodyBytes));
         registration.setUrlPatterns(List.of("/api/*"));
         registration.setName("ringzeroApiAuthentication");
         registration.setOrder(10);
-        return registration;
-    }
-
-    /** The engine REST API answers only to a Camunda login (HTTP Basic), with its authorizations. */
-    @Bean
-    FilterRegistrationBean<ProcessEngineAuthenticationFilter> engineRestAuthentication() {
-        var registration = new FilterRegistrationBean<>(new ProcessEngineAuthenticationFilter());
-        registration.setUrlPatterns(List.of("/engine-rest/*"));
-        registration.addInitParameter("authentication-provider", HttpBasicAuthenticationProvider.class.getName());
-        registration.setName("camundaEngineRestAuthentication");
-        registration.setOrder(11);
         return registration;
     }
 

@@ -1,4 +1,4 @@
-package dev.ringzero.accounts;
+package dev.ringzero.workflow;
 
 import org.camunda.bpm.engine.AuthorizationService;
 import org.camunda.bpm.engine.IdentityService;
@@ -10,6 +10,8 @@ import org.camunda.bpm.engine.authorization.Resource;
 import org.camunda.bpm.engine.authorization.Resources;
 import org.camunda.bpm.engine.identity.Group;
 import org.camunda.bpm.engine.identity.User;
+import dev.ringzero.accounts.Caller;
+import dev.ringzero.accounts.LoginDirectory;
 import org.springframework.stereotype.Component;
 
 /**
@@ -19,7 +21,7 @@ import org.springframework.stereotype.Component;
  * API; the platform's own service calls run unauthenticated and enforce ownership itself.
  */
 @Component
-public class CamundaIdentity {
+public class CamundaIdentity implements LoginDirectory {
 
     public static final String OWNERS = "ringzero-owners";
     public static final String ANALYSTS = "analysts";
@@ -32,19 +34,36 @@ public class CamundaIdentity {
         this.authorizations = authorizations;
     }
 
+    @Override
     public boolean userExists(String id) {
         return identity.createUserQuery().userId(id).count() > 0;
     }
 
+    @Override
     public boolean checkPassword(String id, String password) {
         return identity.checkPassword(id, password);
     }
 
-    public boolean isMember(String userId, String groupId) {
+    @Override
+    public boolean isAdministrator(String id) {
+        return isMember(id, Groups.CAMUNDA_ADMIN);
+    }
+
+    @Override
+    public void createUser(String id, String password, String displayName, Caller.Role role) {
+        createUser(id, password, displayName, switch (role) {
+            case ADMIN -> Groups.CAMUNDA_ADMIN;
+            case ANALYST -> ANALYSTS;
+            case OWNER -> OWNERS;
+            case GATEWAY -> throw new IllegalArgumentException("a gateway credential has no login");
+        });
+    }
+
+    private boolean isMember(String userId, String groupId) {
         return identity.createGroupQuery().groupMember(userId).groupId(groupId).count() > 0;
     }
 
-    public void createUser(String id, String password, String displayName, String groupId) {
+    private void createUser(String id, String password, String displayName, String groupId) {
         User user = identity.newUser(id);
         user.setFirstName(displayName);
         user.setLastName("");
@@ -53,7 +72,7 @@ public class CamundaIdentity {
         identity.createMembership(id, groupId);
     }
 
-    /** Groups and their standing grants; idempotent, run at every start. */
+    @Override
     public void ensureGroups() {
         ensureGroup(Groups.CAMUNDA_ADMIN, "RingZero administrators", Groups.GROUP_TYPE_SYSTEM);
         for (Resource resource : Resources.values()) {

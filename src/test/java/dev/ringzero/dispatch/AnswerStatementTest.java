@@ -1,4 +1,4 @@
-package dev.ringzero.gateway;
+package dev.ringzero.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -48,7 +48,7 @@ class AnswerStatementTest {
             statement.execute("insert into rz_invocation(id, gadget_id, run_id, outcome) values "
                     + "('inv-run', 'desk-1', 'run-1', 'sent'), ('inv-direct', 'desk-1', null, 'sent')");
         }
-        String sql = Dispatcher.answerStatement(connection.getMetaData().getDatabaseProductName());
+        String sql = Invocations.answerStatement(connection.getMetaData().getDatabaseProductName());
 
         assertThat(answer(connection, sql, "inv-run", "desk-9", "completed")).as("another gadget's answer").isEmpty();
         assertThat(answer(connection, sql, "inv-run", "desk-1", "completed")).containsExactly("run-1");

@@ -1,0 +1,24 @@
+package dev.ringzero.workflow;
+
+import java.util.List;
+
+import org.camunda.bpm.engine.rest.security.auth.ProcessEngineAuthenticationFilter;
+import org.camunda.bpm.engine.rest.security.auth.impl.HttpBasicAuthenticationProvider;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The engine REST API answers only to a Camunda login (HTTP Basic), with its authorizations. */
+@Configuration
+class EngineRestSecurity {
+
+    @Bean
+    FilterRegistrationBean<ProcessEngineAuthenticationFilter> engineRestAuthentication() {
+        var registration = new FilterRegistrationBean<>(new ProcessEngineAuthenticationFilter());
+        registration.setUrlPatterns(List.of("/engine-rest/*"));
+        registration.addInitParameter("authentication-provider", HttpBasicAuthenticationProvider.class.getName());
+        registration.setName("camundaEngineRestAuthentication");
+        registration.setOrder(11);
+        return registration;
+    }
+}
