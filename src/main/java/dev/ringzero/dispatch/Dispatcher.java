@@ -13,7 +13,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ringzero.StoredJson;
 import dev.ringzero.gadgets.CommandSpec;
-import dev.ringzero.gadgets.GadgetRegistry;
+import dev.ringzero.gadgets.RegisteredCommands;
 import dev.ringzero.kernel.ActionRequest;
 import dev.ringzero.kernel.CommandKind;
 import dev.ringzero.kernel.DenyReason;
@@ -52,7 +52,7 @@ public class Dispatcher {
     }
 
     private final PolicyKernel kernel;
-    private final GadgetRegistry gadgets;
+    private final RegisteredCommands gadgets;
     private final InvokeLink link;
     private final Invocations invocations;
     private final AwaitedAnswers awaited;
@@ -60,7 +60,7 @@ public class Dispatcher {
     private final ObjectMapper json;
     private final Clock clock;
 
-    Dispatcher(PolicyKernel kernel, GadgetRegistry gadgets, InvokeLink link, Invocations invocations,
+    Dispatcher(PolicyKernel kernel, RegisteredCommands gadgets, InvokeLink link, Invocations invocations,
             AwaitedAnswers awaited, Movers movers, ObjectMapper json, Clock clock) {
         this.kernel = kernel;
         this.gadgets = gadgets;

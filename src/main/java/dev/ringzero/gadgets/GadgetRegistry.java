@@ -16,7 +16,7 @@ import org.springframework.stereotype.Service;
  * revocation is visible to the very next decision.
  */
 @Service
-public class GadgetRegistry implements GadgetDirectory {
+public class GadgetRegistry implements GadgetDirectory, RegisteredCommands {
 
     private final GadgetStore store;
     private final ObjectMapper json;
@@ -38,6 +38,7 @@ public class GadgetRegistry implements GadgetDirectory {
         return store.listPaired(ownerId).stream().map(this::view).toList();
     }
 
+    @Override
     public Optional<CommandSpec> command(String gadgetId, String command) {
         return store.find(gadgetId).flatMap(this::registration).map(r -> r.commands().get(command));
     }
