@@ -24,7 +24,9 @@ public final class Refusal extends RuntimeException {
         /** No valid credential came with the request. */
         UNAUTHENTICATED,
         /** The request is larger than the platform accepts. */
-        TOO_LARGE
+        TOO_LARGE,
+        /** The body comes in a form the platform does not read. */
+        UNSUPPORTED_MEDIA_TYPE
     }
 
     private final Kind kind;

@@ -109,6 +109,7 @@ class DirectCommandController {
             case "unregistered_command" -> Refusal.invalid("command-unregistered",
                     "the gadget has not registered this command");
             case "mover_busy" -> Refusal.conflict("mover-busy", denied.detail());
+            case "invalid_params" -> Refusal.invalid("invalid-params", denied.detail());
             default -> Refusal.forbidden("command-denied", denied.reason() + ": " + denied.detail());
         };
     }

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -96,8 +97,17 @@ public class Dispatcher {
         if (!(verdict instanceof Verdict.Allow)) {
             return new NotSent(notSent(verdict), verdict);
         }
-        long timeoutMs = gadgets.command(request.gadgetId(), request.command())
-                .map(CommandSpec::timeoutMs).orElse(CommandSpec.DEFAULT_TIMEOUT_MS);
+        Optional<CommandSpec> spec = gadgets.command(request.gadgetId(), request.command());
+        JsonNode params = json.valueToTree(request.params());
+        List<CommandSpec.ParamProblem> problems = spec.map(command -> command.problems(params, value -> false))
+                .orElse(List.of());
+        if (!problems.isEmpty()) {
+            // every path checks the shape the gadget registered: a device never gets what it cannot read
+            Verdict.Deny deny = new Verdict.Deny(DenyReason.INVALID_PARAMS, problems.stream()
+                    .map(CommandSpec.ParamProblem::message).collect(java.util.stream.Collectors.joining("; ")));
+            return new NotSent(notSent(deny), deny);
+        }
+        long timeoutMs = spec.map(CommandSpec::timeoutMs).orElse(CommandSpec.DEFAULT_TIMEOUT_MS);
         Instant now = clock.instant();
         if (CommandKind.of(request.command()) == CommandKind.MOVE) {
             // one mover at a time, for as long as the device may take to answer (cut to the bound)
@@ -110,7 +120,7 @@ public class Dispatcher {
             }
         }
         try {
-            return recordAndPublish(request, origin, runId, invocationId, awaited, now, timeoutMs);
+            return recordAndPublish(request, params, origin, runId, invocationId, awaited, now, timeoutMs);
         } catch (RuntimeException | Error e) {
             movers.ended(invocationId, clock.instant());
             throw e;
@@ -118,10 +128,9 @@ public class Dispatcher {
     }
 
     /** Records the invocation and publishes it (after the caller's transaction commits, if any). */
-    private Sent recordAndPublish(ActionRequest request, String origin, String runId, String invocationId,
-            boolean awaited, Instant now, long timeoutMs) {
+    private Sent recordAndPublish(ActionRequest request, JsonNode params, String origin, String runId,
+            String invocationId, boolean awaited, Instant now, long timeoutMs) {
         Instant deadline = now.plusMillis(timeoutMs);
-        JsonNode params = json.valueToTree(request.params());
         invocations.insert(invocationId, request.subject().accountId(), request.gadgetId(), request.command(),
                 params.toString(), origin, runId, now, deadline);
         byte[] bytes = InvokeEnvelope.encode(json, invocationId, request.command(), params, timeoutMs, deadline);

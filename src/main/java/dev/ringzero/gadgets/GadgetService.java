@@ -17,6 +17,8 @@ import org.springframework.transaction.annotation.Transactional;
 @Service
 public class GadgetService {
 
+    /** Quiet hours are stored as they are read: two-digit hours and minutes, nothing more. */
+    private static final Pattern HOURS_MINUTES = Pattern.compile("([01][0-9]|2[0-3]):[0-5][0-9]");
     private static final Pattern GADGET_ID = Pattern.compile("^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$");
 
     /** Published after a gadget is unpaired, so queued work for it can be fenced. */
@@ -86,16 +88,23 @@ public class GadgetService {
     public Map<String, Object> quietHours(String ownerId, String id, String from, String to, String zone) {
         store.find(id).filter(GadgetStore.Row::paired).filter(gadget -> gadget.ownerId().equals(ownerId))
                 .orElseThrow(() -> Refusal.notFound("gadget"));
-        try {
-            if (from != null) {
-                java.time.LocalTime.parse(from);
-                java.time.LocalTime.parse(to);
-                java.time.ZoneId.of(zone == null ? "UTC" : zone);
-            }
-        } catch (RuntimeException e) {
-            throw Refusal.invalid("invalid-quiet-hours", "quiet hours need HH:MM from/to and a time zone");
+        String timeZone = zone == null ? "UTC" : zone;
+        boolean clearing = from == null && to == null;
+        if (!clearing && !(HOURS_MINUTES.matcher(String.valueOf(from)).matches()
+                && HOURS_MINUTES.matcher(String.valueOf(to)).matches() && knownZone(timeZone))) {
+            throw Refusal.invalid("invalid-quiet-hours",
+                    "quiet hours need both from and to as HH:MM (00:00-23:59) and a known time zone, or both null");
         }
-        store.quietHours(id, from, to, from == null ? null : (zone == null ? "UTC" : zone));
+        store.quietHours(id, from, to, clearing ? null : timeZone);
         return Map.of("from", String.valueOf(from), "to", String.valueOf(to));
+    }
+
+    private static boolean knownZone(String zone) {
+        try {
+            java.time.ZoneId.of(zone);
+            return true;
+        } catch (java.time.DateTimeException e) {
+            return false;
+        }
     }
 }

@@ -1,6 +1,6 @@
 package dev.ringzero.gateway;
 
-/** The link contract's limits (CONTRACTS.md §1). */
+/** The link contract's limits (docs/contracts.md §1). */
 public final class LinkLimits {
 
     public static final int MAX_MESSAGE_BYTES = 256 * 1024;

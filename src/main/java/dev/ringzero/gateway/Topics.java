@@ -2,7 +2,7 @@ package dev.ringzero.gateway;
 
 import java.util.Optional;
 
-/** The link's topic layout (CONTRACTS.md §1): {@code ringzero/v1/gadgets/{gadgetId}/{suffix}}. */
+/** The link's topic layout (docs/contracts.md §1): {@code ringzero/v1/gadgets/{gadgetId}/{suffix}}. */
 public final class Topics {
 
     public static final String ROOT = "ringzero/v1/gadgets/";

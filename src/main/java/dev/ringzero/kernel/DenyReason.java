@@ -35,7 +35,9 @@ public enum DenyReason {
     /** The owner's trust rule says never. */
     TRUST_DENY,
     /** Another mover holds the gadget (one at a time, for at most 10 s; a stop frees it): {@link MoverLease}. */
-    MOVER_BUSY;
+    MOVER_BUSY,
+    /** The parameters do not fit the command as the gadget registered it (missing, unknown, wrong type). */
+    INVALID_PARAMS;
 
     /** Lower-case code, e.g. {@code revision_stale}. */
     public String wire() {

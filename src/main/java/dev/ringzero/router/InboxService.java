@@ -18,18 +18,39 @@ public class InboxService {
     public record Message(String id, String kind, String text, String data, Instant createdAt) {
     }
 
+    /** The column's width (changelog 002). */
+    static final int MAX_TEXT = 4000;
+    private static final String TRUNCATED = " … [truncated; the whole event is in data]";
+
     private final JdbcClient jdbc;
 
     InboxService(JdbcClient jdbc) {
         this.jdbc = jdbc;
     }
 
+    /**
+     * Posts a message; a text longer than the column holds is cut and marked (the full data stays
+     * in {@code data}), so an event with a large payload reaches its owner instead of failing its
+     * insert for ever.
+     */
     public String post(String ownerId, String kind, String text, String data) {
         String id = UUID.randomUUID().toString();
         jdbc.sql("insert into rz_inbox_message(id, owner_id, kind, text, data, created_at) values (?, ?, ?, ?, ?, ?)")
-                .params(id, ownerId, kind, text, data, Timestamp.from(Instant.now()))
+                .params(id, ownerId, kind, bounded(text), data, Timestamp.from(Instant.now()))
                 .update();
         return id;
+    }
+
+    /** The text as it fits {@code rz_inbox_message.text}: at most {@value #MAX_TEXT} characters. */
+    static String bounded(String text) {
+        if (text.length() <= MAX_TEXT) {
+            return text;
+        }
+        int cut = MAX_TEXT - TRUNCATED.length();
+        if (Character.isHighSurrogate(text.charAt(cut - 1))) {
+            cut--; // never split a character in two
+        }
+        return text.substring(0, cut) + TRUNCATED;
     }
 
     public List<Message> list(String ownerId, int limit) {

@@ -50,6 +50,11 @@ public class ApiAuthenticationFilter extends OncePerRequestFilter {
                     "request body exceeds " + maxBodyBytes + " bytes"));
             return;
         }
+        if (!concreteMediaType(request.getContentType())) {
+            reject(response, new Refusal(Refusal.Kind.UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type",
+                    "Content-Type '" + request.getContentType() + "' is no concrete media type; send application/json"));
+            return;
+        }
         String path = request.getRequestURI().substring(request.getContextPath().length());
         String header = Optional.ofNullable(request.getHeader("Authorization")).orElse("");
         Optional<Caller> caller = path.startsWith("/api/v1/admin/") ? admin(header) : bearer(header);
@@ -69,6 +74,19 @@ public class ApiAuthenticationFilter extends OncePerRequestFilter {
         }
         request.setAttribute(CALLER, caller.get());
         chain.doFilter(request, response);
+    }
+
+    /** Absent, or a parseable type without wildcards: what the converters can be chosen by. */
+    static boolean concreteMediaType(String contentType) {
+        if (contentType == null) {
+            return true;
+        }
+        try {
+            MediaType type = MediaType.parseMediaType(contentType);
+            return !type.isWildcardType() && !type.isWildcardSubtype();
+        } catch (org.springframework.http.InvalidMediaTypeException e) {
+            return false;
+        }
     }
 
     private Optional<Caller> bearer(String header) {

@@ -37,6 +37,16 @@ final class DispatchFixture {
     static final String DESK = "desk-1";
     static final String ROVER = "rover-1";
 
+    /** What the boards registered: a text to say, a distance to drive. */
+    static final Map<String, CommandSpec> COMMANDS = Map.of(
+            "speaker.say", new CommandSpec("speaker.say", "", Map.of(), Map.of("text",
+                    new CommandSpec.ParamSpec("string", "what to say")), 4_000),
+            "display.show", new CommandSpec("display.show", "", Map.of("text",
+                    new CommandSpec.ParamSpec("string", "what to show")), Map.of(), 4_000),
+            "chassis.drive", new CommandSpec("chassis.drive", "", Map.of(), Map.of("cm",
+                    new CommandSpec.ParamSpec("integer", "how far")), 4_000),
+            "chassis.stop", new CommandSpec("chassis.stop", "", Map.of(), Map.of(), 4_000));
+
     final ObjectMapper json = new ObjectMapper();
     final Clock clock = Clock.fixed(Instant.parse("2026-12-02T10:00:00Z"), ZoneOffset.UTC);
     final Map<String, GadgetFacts> gadgets = new HashMap<>();
@@ -94,8 +104,8 @@ final class DispatchFixture {
                 throw new IllegalStateException(e);
             }
         };
-        return new Dispatcher(kernel, (gadgetId, command) -> Optional.of(new CommandSpec(command, "", Map.of(),
-                Map.of(), 4_000)), link, invocations, awaited, movers, json, clock);
+        return new Dispatcher(kernel, (gadgetId, command) -> Optional.ofNullable(COMMANDS.get(command)), link,
+                invocations, awaited, movers, json, clock);
     }
 
     ActionRequest byOwner(String gadgetId, String command, Map<String, Object> params) {

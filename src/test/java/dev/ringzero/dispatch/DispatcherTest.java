@@ -61,6 +61,21 @@ class DispatcherTest {
     }
 
     @Test
+    void parametersThatDoNotFitTheRegisteredCommandAreRefusedAndNothingLeaves() {
+        for (Map<String, Object> params : java.util.List.<Map<String, Object>>of(Map.of(), Map.of("text", 5),
+                Map.of("text", "hi", "volume", 3))) {
+            Dispatcher.Dispatch dispatch = underTest.send(fixture.byOwner(DispatchFixture.DESK, "display.show",
+                    params), "direct", null);
+
+            assertThat(dispatch).as(params.toString()).isInstanceOfSatisfying(Dispatcher.NotSent.class, notSent ->
+                    assertThat(((Outcome.Denied) notSent.outcome()).reason()).isEqualTo("invalid_params"));
+        }
+        assertThat(fixture.published).isEmpty();
+        assertThat(underTest.send(fixture.byOwner(DispatchFixture.DESK, "display.show", Map.of("text", "hi")),
+                "direct", null)).isInstanceOf(Dispatcher.Sent.class);
+    }
+
+    @Test
     void insideATransactionTheCommandLeavesOnlyOnceItCommits() {
         TransactionSynchronizationManager.initSynchronization();
         Dispatcher.Sent sent = (Dispatcher.Sent) underTest.send(fixture.byOwner(DispatchFixture.DESK, "speaker.say",

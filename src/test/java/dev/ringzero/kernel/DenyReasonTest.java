@@ -18,7 +18,7 @@ class DenyReasonTest {
         "UNREGISTERED_COMMAND, unregistered_command", "NOT_ALLOWED, not_allowed",
         "PHYSICAL_NOT_GRANTED, physical_not_granted", "PRIVILEGED, privileged", "QUIET_HOURS, quiet_hours",
         "AGENT_DISABLED, agent_disabled", "REVISION_STALE, revision_stale", "AGENT_UNKNOWN, agent_unknown",
-        "TRUST_DENY, trust_deny", "MOVER_BUSY, mover_busy"})
+        "TRUST_DENY, trust_deny", "MOVER_BUSY, mover_busy", "INVALID_PARAMS, invalid_params"})
     void eachReasonHasAStableLowerSnakeWireCode(DenyReason underTest, String wire) {
         assertThat(underTest.wire()).isEqualTo(wire);
         assertThat(DenyReason.fromWire(wire)).isEqualTo(underTest);
@@ -26,7 +26,7 @@ class DenyReasonTest {
 
     @Test
     void theWireCodesAreListedAboveInFull() {
-        assertThat(DenyReason.values()).hasSize(13);
+        assertThat(DenyReason.values()).hasSize(14);
         assertThat(Arrays.stream(DenyReason.values()).map(DenyReason::wire)).doesNotHaveDuplicates();
     }
 

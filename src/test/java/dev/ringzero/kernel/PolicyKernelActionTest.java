@@ -550,9 +550,12 @@ class PolicyKernelActionTest {
         }
     }
 
-    /** All but MOVER_BUSY, which the mover lease gives at dispatch ({@code policy.MoversTest}, {@code ArbitrationTest}). */
+    /**
+     * All but MOVER_BUSY and INVALID_PARAMS, which the dispatcher gives (the mover lease, the
+     * registered parameters: {@code policy.MoversTest}, {@code dispatch.DispatcherTest}).
+     */
     @ParameterizedTest
-    @EnumSource(value = DenyReason.class, mode = EnumSource.Mode.EXCLUDE, names = "MOVER_BUSY")
+    @EnumSource(value = DenyReason.class, mode = EnumSource.Mode.EXCLUDE, names = {"MOVER_BUSY", "INVALID_PARAMS"})
     void everyDenyReasonIsReachableThroughTheKernel(DenyReason reason) {
         ActionRequest request = switch (reason) {
             case NOT_FOUND -> byAgent("nowhere", "speaker.say", Priority.PROACTIVE, NOON);
@@ -590,7 +593,7 @@ class PolicyKernelActionTest {
                 trust.rule(rule("r", ALICE, null, "speaker.say", Map.of(), TrustLevel.DENY));
                 yield byAgent("speaker.say");
             }
-            case MOVER_BUSY -> throw new IllegalStateException("not the kernel's decision");
+            case MOVER_BUSY, INVALID_PARAMS -> throw new IllegalStateException("not the kernel's decision");
         };
 
         assertThat(denial(underTest.decide(request))).isEqualTo(reason);

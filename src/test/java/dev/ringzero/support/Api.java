@@ -66,6 +66,16 @@ public final class Api {
                 .PUT(HttpRequest.BodyPublishers.ofString(body)));
     }
 
+    /** Any method, any (or no) Content-Type: what a careless or hostile client sends. */
+    public Response raw(String method, String path, String contentType, String body) {
+        HttpRequest.Builder builder = request(path).method(method,
+                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (contentType != null) {
+            builder.header("Content-Type", contentType);
+        }
+        return send(builder);
+    }
+
     public Response delete(String path) {
         return send(request(path).DELETE());
     }

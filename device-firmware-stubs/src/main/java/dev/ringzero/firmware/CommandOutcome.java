@@ -11,7 +11,7 @@ import java.util.Objects;
  */
 public sealed interface CommandOutcome permits CommandOutcome.Done, CommandOutcome.Failed {
 
-    // error codes of the link contract (CONTRACTS.md section 1)
+    // error codes of the link contract (docs/contracts.md section 1)
     String INVALID_PARAMS = "invalid_params";
     String UNSUPPORTED = "unsupported";
     String BUSY = "busy";

@@ -38,7 +38,7 @@ import org.eclipse.paho.client.mqttv3.ScheduledExecutorPingSender;
 import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
 
 /**
- * A simulated board speaking the MQTT link contract (CONTRACTS.md section 1) the way
+ * A simulated board speaking the MQTT link contract (docs/contracts.md section 1) the way
  * device firmware does: register on every connect, answer invocations at most once
  * per id, publish events, go quiet when unpaired. Subclasses declare capabilities,
  * commands and events, and implement the hardware.

@@ -28,7 +28,7 @@ public record DefinitionLimits(
         requireNonNegative("maxStateBytes", maxStateBytes);
     }
 
-    /** The limits in CONTRACTS.md: 3600 runs an hour, a day of cooldown, ten minutes a run, 64 KiB of state. */
+    /** The limits in docs/contracts.md: 3600 runs an hour, a day of cooldown, ten minutes a run, 64 KiB of state. */
     public static DefinitionLimits defaults() {
         return new DefinitionLimits(3600, 86_400, 600, 64, 100_000, 64 * 1024);
     }

@@ -38,6 +38,7 @@ import java.util.Optional;
  */
 public final class DefinitionValidator {
 
+    private static final java.util.regex.Pattern CRON_CHARACTERS = java.util.regex.Pattern.compile("[0-9A-Za-z*,/?\\- ]+");
     private static final CronParser CRON = new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.UNIX));
 
     private final GadgetDirectory directory;
@@ -147,25 +148,13 @@ public final class DefinitionValidator {
         }
 
         private void params(String base, JsonNode params, CommandSpec command) {
-            for (String name : command.required().keySet().stream().sorted().toList()) {
-                if (!params.has(name)) {
-                    add(Violation.under(base, "params", name), Violation.MISSING_PARAM,
-                            "'" + command.name() + "' needs parameter '" + name + "'");
-                }
-            }
-            for (Iterator<Map.Entry<String, JsonNode>> fields = params.fields(); fields.hasNext(); ) {
-                Map.Entry<String, JsonNode> field = fields.next();
-                String path = Violation.under(base, "params", field.getKey());
-                CommandSpec.ParamSpec param = command.required().containsKey(field.getKey())
-                        ? command.required().get(field.getKey())
-                        : command.optional().get(field.getKey());
-                if (param == null) {
-                    add(path, Violation.UNKNOWN_PARAM,
-                            "'" + command.name() + "' has no parameter '" + field.getKey() + "'");
-                } else if (!hasType(field.getValue(), param.type())) {
-                    add(path, Violation.PARAM_TYPE, "'" + field.getKey() + "' must be of type " + param.type()
-                            + ", not " + field.getValue().getNodeType().name().toLowerCase(Locale.ROOT));
-                }
+            for (CommandSpec.ParamProblem problem : command.problems(params,
+                    value -> value.isTextual() && Templates.isTemplate(value.textValue()))) {
+                add(Violation.under(base, "params", problem.param()), switch (problem.kind()) {
+                    case MISSING -> Violation.MISSING_PARAM;
+                    case UNKNOWN -> Violation.UNKNOWN_PARAM;
+                    case WRONG_TYPE -> Violation.PARAM_TYPE;
+                }, problem.message());
             }
         }
 
@@ -232,12 +221,7 @@ public final class DefinitionValidator {
                 if (triggers.get(i) instanceof GadgetEventTrigger event) {
                     gadgetEvent(base, raw, event);
                 } else if (triggers.get(i) instanceof ScheduleTrigger schedule) {
-                    try {
-                        CRON.parse(schedule.cron()).validate();
-                    } catch (RuntimeException e) {
-                        add(Violation.under(base, "cron"), Violation.INVALID_CRON, "'" + schedule.cron()
-                                + "' is not a five-field Unix cron expression: " + e.getMessage());
-                    }
+                    cron(Violation.under(base, "cron"), schedule);
                     zone(Violation.under(base, "timeZone"), schedule.timeZone());
                 }
             }
@@ -264,6 +248,39 @@ public final class DefinitionValidator {
             }
             if (raw.path("when").has("timeZone")) {
                 zone(Violation.under(base, "when", "timeZone"), when.timeZone());
+            }
+        }
+
+        /**
+         * A five-field Unix cron of plain ASCII (the parser would read other scripts' digits) that
+         * fires at least once in the next four years (Feb 29 included), in the trigger's zone.
+         */
+        private void cron(String pointer, ScheduleTrigger schedule) {
+            String cron = schedule.cron();
+            if (!CRON_CHARACTERS.matcher(cron).matches()) {
+                add(pointer, Violation.INVALID_CRON, "'" + cron + "' may hold only ASCII digits, letters, spaces and * , - / ?");
+                return;
+            }
+            try {
+                CRON.parse(cron).validate();
+            } catch (RuntimeException e) {
+                add(pointer, Violation.INVALID_CRON, "'" + cron + "' is not a five-field Unix cron expression: "
+                        + e.getMessage());
+                return;
+            }
+            java.time.ZoneId zone;
+            try {
+                zone = schedule.zone();
+            } catch (RuntimeException e) {
+                return; // the zone's own check reports it
+            }
+            java.time.Instant now = java.time.Instant.now();
+            boolean fires = com.cronutils.model.time.ExecutionTime.forCron(CRON.parse(cron))
+                    .nextExecution(now.atZone(zone))
+                    .filter(next -> next.toInstant().isBefore(now.plus(java.time.Duration.ofDays(4 * 366))))
+                    .isPresent();
+            if (!fires) {
+                add(pointer, Violation.INVALID_CRON, "'" + cron + "' never fires (no such date in the next four years)");
             }
         }
 
@@ -311,28 +328,5 @@ public final class DefinitionValidator {
         private void add(String path, String code, String message) {
             violations.add(new Violation(path, code, message));
         }
-    }
-
-    /**
-     * True if {@code value} is of the registered JSON type. A template string passes for any type: it
-     * only has a value at run time. An unknown type name constrains nothing.
-     */
-    static boolean hasType(JsonNode value, String type) {
-        if (value.isTextual() && Templates.isTemplate(value.textValue())) {
-            return true;
-        }
-        if (type == null) {
-            return true;
-        }
-        return switch (type.toLowerCase(Locale.ROOT)) {
-            case "string" -> value.isTextual();
-            case "number" -> value.isNumber();
-            case "integer" -> value.isIntegralNumber()
-                    || (value.isFloatingPointNumber() && value.decimalValue().stripTrailingZeros().scale() <= 0);
-            case "boolean" -> value.isBoolean();
-            case "object" -> value.isObject();
-            case "array" -> value.isArray();
-            default -> true;
-        };
     }
 }

@@ -106,8 +106,8 @@ public class DryRun {
     private Report report(AgentSpec spec, Subject.AgentRun subject, PolicyKernel judge, BudgetUsage usage,
             JsonNode given) {
         Instant now = clock.instant();
-        Map<String, Object> trigger = given == null || given.isNull() || given.isEmpty() ? synthetic(spec)
-                : json.convertValue(given, new TypeReference<LinkedHashMap<String, Object>>() { });
+        boolean none = given == null || given.isNull() || (given.isObject() && given.isEmpty());
+        Map<String, Object> trigger = none ? synthetic(spec) : DryRunTrigger.read(json, given);
         MatchReport match = match(spec, trigger, now);
         boolean proactive = !"invoke".equals(trigger.get("kind"));
         VerdictReport admission = verdict(judge.admitRun(subject, dev.ringzero.agents.KernelBudgets.of(spec), usage,

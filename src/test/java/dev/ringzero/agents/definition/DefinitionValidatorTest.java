@@ -379,6 +379,19 @@ class DefinitionValidatorTest {
         }
 
         @Test
+        void cronThatNeverFiresIsRefused() {
+            refusedOnlyFor(edit(WEEKDAY_SCHEDULE, d -> set(d, "/triggers/0/cron", "\"0 0 31 2 *\"")),
+                    "/triggers/0/cron", Violation.INVALID_CRON);
+        }
+
+        @Test
+        void cronDigitsMustBeAscii() {
+            // full-width digits: the cron parser reads them as numbers, a person reads them as text
+            refusedOnlyFor(edit(WEEKDAY_SCHEDULE, d -> set(d, "/triggers/0/cron", "\"0 \uFF18 * * 1-5\"")),
+                    "/triggers/0/cron", Violation.INVALID_CRON);
+        }
+
+        @Test
         void scheduleTimeZoneMustExist() {
             refusedOnlyFor(edit(WEEKDAY_SCHEDULE, d -> set(d, "/triggers/0/timeZone", "\"Europe/Atlantis\"")),
                     "/triggers/0/timeZone", Violation.INVALID_TIME_ZONE);
