@@ -2,11 +2,13 @@ package dev.ringzero.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.UUID;
 
 import dev.ringzero.support.Api;
 import dev.ringzero.support.PlatformTest;
 import dev.ringzero.support.RealServices;
+import org.awaitility.Awaitility;
 import org.eclipse.paho.client.mqttv3.IMqttDeliveryToken;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -50,10 +52,13 @@ class MosquittoIdentityTest extends PlatformTest implements DeviceIdentityContra
                 .json().at("/mqtt/password").asText();
 
         try (DeviceConnection device = DeviceConnection.open(brokerUrl(), id, id, password)) {
+            device.subscribe(Topics.of(id, Topics.INVOKE));
             IMqttDeliveryToken refused = device.publish(Topics.of(id, Topics.INVOKE), "{}");
 
             refused.waitForCompletion(NOTICED_WITHIN.toMillis());
             assertThat(refused.isComplete()).isTrue();
+            Awaitility.await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2))
+                    .until(() -> device.received().isEmpty());
             assertThat(device.holds()).isTrue();
         }
     }
