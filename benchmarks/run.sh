@@ -171,7 +171,7 @@ say "platform healthy after $(( $(date +%s) - started )) s (pid $platform_pid)"
 
 status=0
 java -Xss512k -cp "$cp" dev.ringzero.bench.LoadBench \
-  --http "http://127.0.0.1:$http_port" --admin-password "$admin_password" \
+  --http "http://127.0.0.1:$http_port" --admin-password "$admin_password" --mqtt-service-password "$service_password" \
   --jdbc "jdbc:postgresql://127.0.0.1:$pg_port/$db" --db-user postgres \
   --platform-pid "$platform_pid" --mosquitto-pid "$mosquitto_pid" --clk-tck "$(getconf CLK_TCK)" \
   --gadgets "$gadgets" --agents "$agents" --rate "$rate" --seconds "$seconds" --warmup "$warmup" \

@@ -18,7 +18,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Provisions device identities in Mosquitto 2's dynamic-security plugin over
  * {@code $CONTROL/dynamic-security/v1}: one client per gadget (username = gadget id) with a
- * role that may publish and subscribe only under {@code ringzero/v1/gadgets/{id}/#}.
+ * role that may publish and subscribe only to its own topics, as {@link DeviceRights} says
+ * (its client id is checked by {@code mqtt-broker/ringzero_clientid.c}, which dynamic security
+ * cannot do: it pins one exact client id or none).
  * Deleting the client makes Mosquitto refuse the credential and kick its connections.
  */
 public class DynsecBrokerAccess implements BrokerAccess {
@@ -40,16 +42,11 @@ public class DynsecBrokerAccess implements BrokerAccess {
     @Override
     public void provision(String gadgetId, String password) {
         String role = role(gadgetId);
-        String subtree = Topics.ROOT + gadgetId + "/#";
         // a re-pairing starts from a clean slate; "not found" answers are expected then
         run(List.of(Map.of("command", "deleteClient", "username", gadgetId),
                 Map.of("command", "deleteRole", "rolename", role)), false);
         run(List.of(
-                Map.of("command", "createRole", "rolename", role, "acls", List.of(
-                        Map.of("acltype", "publishClientSend", "topic", subtree, "allow", true),
-                        Map.of("acltype", "publishClientReceive", "topic", subtree, "allow", true),
-                        Map.of("acltype", "subscribePattern", "topic", subtree, "allow", true),
-                        Map.of("acltype", "unsubscribePattern", "topic", subtree, "allow", true))),
+                Map.of("command", "createRole", "rolename", role, "acls", acls(gadgetId)),
                 Map.of("command", "createClient", "username", gadgetId, "password", password,
                         "roles", List.of(Map.of("rolename", role)))), true);
     }
@@ -106,6 +103,24 @@ public class DynsecBrokerAccess implements BrokerAccess {
         } finally {
             correlated.forEach(command -> waiting.remove((String) command.get("correlationData")));
         }
+    }
+
+    /**
+     * The device role's rights: publish to the device → platform topics, subscribe to the
+     * platform → device ones, nothing else (dynamic security's defaults refuse publishing and
+     * subscribing). mqtt-broker/start.sh rewrites roles provisioned earlier the same way.
+     */
+    static List<Map<String, Object>> acls(String gadgetId) {
+        List<Map<String, Object>> acls = new java.util.ArrayList<>();
+        for (String suffix : DeviceRights.PUBLISHES) {
+            acls.add(Map.of("acltype", "publishClientSend", "topic", Topics.of(gadgetId, suffix), "allow", true));
+        }
+        for (String suffix : DeviceRights.SUBSCRIBES) {
+            for (String type : List.of("publishClientReceive", "subscribePattern", "unsubscribePattern")) {
+                acls.add(Map.of("acltype", type, "topic", Topics.of(gadgetId, suffix), "allow", true));
+            }
+        }
+        return acls;
     }
 
     private static String role(String gadgetId) {

@@ -19,7 +19,9 @@ import org.springframework.context.SmartLifecycle;
 /**
  * The zero-setup broker: Moquette in the platform's JVM. Identity is enforced exactly as the
  * production Mosquitto does it: a device logs in with its own credential, its client id is its
- * gadget id (or {@code id-suffix}), and it may publish and subscribe only under its own subtree.
+ * gadget id (or {@code id.suffix}), and it may publish and subscribe only to its own topics, as
+ * {@link DeviceRights} says. A refused publish closes the device's connection: Moquette would
+ * otherwise drop it without a PUBACK, and a device waiting for one at QoS 1 would wait for ever.
  */
 public class EmbeddedBroker implements SmartLifecycle, BrokerAccess {
 
@@ -107,7 +109,7 @@ public class EmbeddedBroker implements SmartLifecycle, BrokerAccess {
     }
 
     static boolean belongsTo(String gadgetId, String clientId) {
-        return clientId.equals(gadgetId) || clientId.startsWith(gadgetId + "-");
+        return DeviceRights.ownsClientId(gadgetId, clientId);
     }
 
     private final class Authenticator implements IAuthenticator {
@@ -130,16 +132,33 @@ public class EmbeddedBroker implements SmartLifecycle, BrokerAccess {
     private final class Authorizer implements IAuthorizatorPolicy {
         @Override
         public boolean canWrite(Topic topic, String user, String client) {
-            return allowed(topic.toString(), user);
+            if (settings.serviceUsername().equals(user) || DeviceRights.mayPublish(user, topic.toString())) {
+                return true;
+            }
+            disconnectLater(client, topic);
+            return false;
         }
 
         @Override
         public boolean canRead(Topic topic, String user, String client) {
-            return allowed(topic.toString(), user);
+            return settings.serviceUsername().equals(user) || DeviceRights.maySubscribe(user, topic.toString());
         }
 
-        private boolean allowed(String topic, String user) {
-            return settings.serviceUsername().equals(user) || Topics.ownedBy(user, topic);
+        /**
+         * MQTT 3.1.1 (§3.3.5) leaves a broker that refuses a publish two choices: acknowledge it
+         * anyway or close the network connection. Moquette 0.17 does neither (it drops the message
+         * and sends no PUBACK) and offers no way to acknowledge from here, so the connection is
+         * closed, which the client notices at once. Not from inside the check: it runs on the
+         * client's session loop, which is still handling this very publish.
+         */
+        private void disconnectLater(String client, Topic topic) {
+            log.info("closing MQTT client {}: it may not publish to {}", client, topic);
+            java.util.concurrent.CompletableFuture.runAsync(() -> {
+                Server running = server;
+                if (running != null && client != null) {
+                    running.disconnectClient(client);
+                }
+            });
         }
     }
 }

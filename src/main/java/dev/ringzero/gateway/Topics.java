@@ -41,10 +41,4 @@ public final class Topics {
         }
         return Optional.of(new Parsed(rest.substring(0, slash), rest.substring(slash + 1)));
     }
-
-    /** True if a device with this id may use the topic (or topic filter): only its own subtree. */
-    public static boolean ownedBy(String gadgetId, String topic) {
-        return gadgetId != null && !gadgetId.isEmpty() && topic.startsWith(ROOT + gadgetId + "/")
-                && !topic.substring(ROOT.length() + gadgetId.length() + 1).contains("+");
-    }
 }

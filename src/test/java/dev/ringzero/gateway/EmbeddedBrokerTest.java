@@ -25,9 +25,10 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * The zero-setup broker enforces the same identity rules as Mosquitto: a second, embedded
  * broker on its own port, reading the platform's pairings, checked with real boards.
  */
-class EmbeddedBrokerTest extends PlatformTest {
+class EmbeddedBrokerTest extends PlatformTest implements DeviceIdentityContract {
 
-    private static final int PORT = 18841;
+    private static final int PORT = Integer.parseInt(
+            System.getenv().getOrDefault("RINGZERO_TEST_EMBEDDED_MQTT_PORT", "18841"));
 
     @LocalServerPort
     int port;
@@ -96,6 +97,16 @@ class EmbeddedBrokerTest extends PlatformTest {
         }
     }
 
+    @Override
+    public String brokerUrl() {
+        return "tcp://127.0.0.1:" + PORT;
+    }
+
+    @Override
+    public Api newOwner(String prefix) {
+        return Api.at(port).newOwner(prefix);
+    }
+
     private LinkConfig onEmbedded(LinkConfig config) {
         return new LinkConfig("tcp://127.0.0.1:" + PORT, config.gadgetId(), config.password());
     }
@@ -146,5 +157,22 @@ class EmbeddedBrokerTest extends PlatformTest {
         assertThat(everything.granted()).isFalse();
         Awaitility.await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2))
                 .until(() -> bWatchesItsInvoke.messages().isEmpty());
+    }
+
+    @Test
+    void aRefusedPublishClosesTheDevicesConnectionSoItDoesNotWaitForAnAcknowledgement() throws Exception {
+        LinkConfig config = onEmbedded(Boards.pair(alice, "desk"));
+        LinkConfig other = onEmbedded(Boards.pair(alice, "desk"));
+
+        try (DeviceConnection own = DeviceConnection.open(config.brokerUrl(), config.gadgetId(), config.gadgetId(),
+                config.password());
+                DeviceConnection foreign = DeviceConnection.open(config.brokerUrl(), other.gadgetId(),
+                        other.gadgetId(), other.password())) {
+            own.publish(Topics.of(config.gadgetId(), Topics.INVOKE), "{}");
+            foreign.publish(Topics.of(config.gadgetId(), Topics.EVENTS), "{}");
+
+            // Moquette drops a refused publish without a PUBACK; only the closed connection tells
+            Awaitility.await().atMost(NOTICED_WITHIN).until(() -> own.lost() && foreign.lost());
+        }
     }
 }

@@ -90,6 +90,7 @@ public final class LoadBench {
         if (args.flag("help")) {
             System.out.println("""
                     LoadBench --http URL --admin-password PW --jdbc URL [--db-user U] [--db-password P]
+                              [--mqtt-service-password PW (floor A; mqtt-broker/start.sh's default)]
                               [--platform-pid PID] [--mosquitto-pid PID] [--clk-tck 100]
                               [--gadgets 200] [--agents 200] [--rate 100] [--seconds 60] [--warmup 30]
                               [--drain 30] [--floor-seconds 10] [--gate-samples 20] [--label NAME] [--out FILE]""");
@@ -201,8 +202,8 @@ public final class LoadBench {
         LinkConfig floorGadget = pair(owner, "bench-" + suffix + "-floor", "Bench floor");
         ObjectNode floors = result.putObject("floors");
         log("floor A: bare MQTT round trip, %.0f/s for %d s", rate, floorSeconds);
-        floors.set("mqtt_round_trip", MqttFloor.run(floorGadget.brokerUrl(), floorGadget.gadgetId(),
-                floorGadget.password(), rate, floorSeconds));
+        floors.set("mqtt_round_trip", MqttFloor.run(floorGadget.brokerUrl(), "ringzero-platform",
+                args.text("mqtt-service-password", "ringzero-dev-service"), suffix, rate, floorSeconds));
         log("floor B: one durable PostgreSQL commit, %.0f/s for %d s", rate, floorSeconds);
         floors.set("pg_commit", PgFloor.run(args.required("jdbc"), args.text("db-user", "postgres"),
                 args.text("db-password", ""), rate, floorSeconds));

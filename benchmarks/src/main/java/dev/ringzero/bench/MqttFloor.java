@@ -17,26 +17,27 @@ import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
 /**
  * Floor A, measured in the same run on the same broker: a client publishes (QoS 1) on one topic,
  * a thin echo client republishes on another, the first measures publish → receive. Two hops through
- * the broker, like link.event → platform → link.invoke. Both use a paired gadget's own credential
- * with client ids {@code {id}-ping} and {@code {id}-echo} under the gadget's own subtree, on
- * suffixes the platform does not subscribe to, so the platform never sees this traffic.
+ * the broker, like link.event → platform → link.invoke. Both use the platform's own broker
+ * credential (client ids {@code ringzero-platform-floor-…}) on topics outside the gadgets' tree,
+ * so the platform never sees this traffic: a gadget's credential may no longer publish to a topic
+ * it can read (CONTRACTS.md §1), so no pair of device connections can echo each other.
  */
 final class MqttFloor {
 
     private MqttFloor() {
     }
 
-    static ObjectNode run(String brokerUrl, String gadgetId, String password, double rate, int seconds)
-            throws MqttException, InterruptedException {
-        String ping = "ringzero/v1/gadgets/" + gadgetId + "/floor/ping";
-        String pong = "ringzero/v1/gadgets/" + gadgetId + "/floor/pong";
+    static ObjectNode run(String brokerUrl, String serviceUser, String password, String runId, double rate,
+            int seconds) throws MqttException, InterruptedException {
+        String ping = "ringzero/v1/floor/" + runId + "/ping";
+        String pong = "ringzero/v1/floor/" + runId + "/pong";
         int count = (int) Math.round(rate * seconds);
         AtomicLongArray sentAt = new AtomicLongArray(count);
         Latency latency = new Latency();
         AtomicLong received = new AtomicLong();
 
-        MqttAsyncClient echo = client(brokerUrl, gadgetId + "-echo");
-        MqttAsyncClient pinger = client(brokerUrl, gadgetId + "-ping");
+        MqttAsyncClient echo = client(brokerUrl, serviceUser + "-floor-echo-" + runId);
+        MqttAsyncClient pinger = client(brokerUrl, serviceUser + "-floor-ping-" + runId);
         try {
             echo.setCallback(new Callback() {
                 @Override
@@ -56,8 +57,8 @@ final class MqttFloor {
                     }
                 }
             });
-            connect(echo, gadgetId, password);
-            connect(pinger, gadgetId, password);
+            connect(echo, serviceUser, password);
+            connect(pinger, serviceUser, password);
             echo.subscribe(ping, 1).waitForCompletion(5_000);
             pinger.subscribe(pong, 1).waitForCompletion(5_000);
 

@@ -10,7 +10,9 @@ import java.util.Objects;
  * @param gadgetId     the MQTT username; also the topic segment
  * @param password     the gadget's credential
  * @param clientSuffix null for the device's own connection; otherwise the client id
- *                     becomes {@code gadgetId-suffix} (a maker's second connection)
+ *                     becomes {@code gadgetId.suffix} (a maker's second connection; brokers
+ *                     refuse the older {@code gadgetId-suffix}, which could be another
+ *                     gadget's id: {@code .} cannot appear in one)
  */
 public record LinkConfig(String brokerUrl, String gadgetId, String password, String clientSuffix) {
 
@@ -39,7 +41,7 @@ public record LinkConfig(String brokerUrl, String gadgetId, String password, Str
     }
 
     public String clientId() {
-        return clientSuffix == null ? gadgetId : gadgetId + "-" + clientSuffix;
+        return clientSuffix == null ? gadgetId : gadgetId + "." + clientSuffix;
     }
 
     /** {@code ringzero/v1/gadgets/{gadgetId}/{suffix}}. */
