@@ -1,8 +1,6 @@
 package dev.ringzero.web;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.Optional;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -45,6 +43,9 @@ public class ApiAuthenticationFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
+        // answers are the owner's data: never sniffed into another type, never kept by a cache
+        response.setHeader("X-Content-Type-Options", "nosniff");
+        response.setHeader("Cache-Control", "no-store");
         if (request.getContentLengthLong() > maxBodyBytes) {
             reject(response, new Refusal(Refusal.Kind.TOO_LARGE, "payload-too-large",
                     "request body exceeds " + maxBodyBytes + " bytes"));
@@ -97,25 +98,7 @@ public class ApiAuthenticationFilter extends OncePerRequestFilter {
     }
 
     private Optional<Caller> admin(String header) {
-        if (!header.regionMatches(true, 0, "Basic ", 0, 6)) {
-            return Optional.empty();
-        }
-        String decoded;
-        try {
-            decoded = new String(Base64.getDecoder().decode(header.substring(6).trim()), StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-            return Optional.empty();
-        }
-        int colon = decoded.indexOf(':');
-        if (colon <= 0) {
-            return Optional.empty();
-        }
-        String user = decoded.substring(0, colon);
-        String password = decoded.substring(colon + 1);
-        if (logins.checkPassword(user, password) && logins.isAdministrator(user)) {
-            return Optional.of(new Caller(user, Role.ADMIN));
-        }
-        return Optional.empty();
+        return AdministratorLogin.of(header, logins).map(user -> new Caller(user, Role.ADMIN));
     }
 
     private void reject(HttpServletResponse response, Refusal refusal) throws IOException {

@@ -34,6 +34,31 @@ class ApiSecurityConfig implements WebMvcConfigurer {
         return registration;
     }
 
+    /**
+     * Before every door that takes a password or a token: the API, the actuator, the engine REST API
+     * and the webapps' login.
+     */
+    @Bean
+    FilterRegistrationBean<LoginThrottle> loginThrottle(ObjectMapper json, java.time.Clock clock,
+            @Value("${ringzero.logins.max-failures:10}") int maxFailures,
+            @Value("${ringzero.logins.window:PT1M}") java.time.Duration window) {
+        var registration = new FilterRegistrationBean<>(new LoginThrottle(maxFailures, window, clock, json));
+        registration.setUrlPatterns(List.of("/api/*", "/actuator/*", "/engine-rest/*", "/camunda/api/admin/auth/*"));
+        registration.setName("ringzeroLoginThrottle");
+        registration.setOrder(1);
+        return registration;
+    }
+
+    /** Strangers get the liveness probe; details, metrics and the scrape need an administrator. */
+    @Bean
+    FilterRegistrationBean<ActuatorGuard> actuatorGuard(LoginDirectory logins, ObjectMapper json) {
+        var registration = new FilterRegistrationBean<>(new ActuatorGuard(logins, json));
+        registration.setUrlPatterns(List.of("/actuator/*"));
+        registration.setName("ringzeroActuatorGuard");
+        registration.setOrder(9);
+        return registration;
+    }
+
     @Override
     public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
         resolvers.add(new HandlerMethodArgumentResolver() {

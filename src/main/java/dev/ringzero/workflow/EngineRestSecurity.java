@@ -8,7 +8,10 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The engine REST API answers only to a Camunda login (HTTP Basic), with its authorizations. */
+/**
+ * The engine REST API answers only to a Camunda login (HTTP Basic), with its authorizations, and
+ * never tells a caller what exists beyond what they may see.
+ */
 @Configuration
 class EngineRestSecurity {
 
@@ -19,6 +22,16 @@ class EngineRestSecurity {
         registration.addInitParameter("authentication-provider", HttpBasicAuthenticationProvider.class.getName());
         registration.setName("camundaEngineRestAuthentication");
         registration.setOrder(11);
+        return registration;
+    }
+
+    /** Inside the login: another person's resource and a missing one answer the same 404. */
+    @Bean
+    FilterRegistrationBean<EngineRestErrors> engineRestErrors() {
+        var registration = new FilterRegistrationBean<>(new EngineRestErrors());
+        registration.setUrlPatterns(List.of("/engine-rest/*"));
+        registration.setName("ringzeroEngineRestErrors");
+        registration.setOrder(12);
         return registration;
     }
 }

@@ -76,6 +76,18 @@ public final class Api {
         return send(builder);
     }
 
+    /** The headers of a GET's answer. */
+    public java.net.http.HttpHeaders headers(String path) {
+        try {
+            return HTTP.send(request(path).GET().build(), HttpResponse.BodyHandlers.discarding()).headers();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     public Response delete(String path) {
         return send(request(path).DELETE());
     }

@@ -26,6 +26,9 @@ public abstract class PlatformTest {
         registry.add("ringzero.mqtt.service-password", () -> RealServices.MQTT_SERVICE_PASSWORD);
         registry.add("RINGZERO_ADMIN_PASSWORD", () -> ADMIN_PASSWORD);
         registry.add("camunda.bpm.job-execution.wait-time-in-millis", () -> 200);
+        // every test calls from 127.0.0.1, and many send wrong credentials on purpose: the
+        // per-address login throttle has its own tests (web.LoginThrottleTest)
+        registry.add("ringzero.logins.max-failures", () -> 1_000_000);
         // background sound goes stale after 4 s here (30 s in production) so tests need not wait
         registry.add("ringzero.speaker.stale-after", () -> "PT4S");
         // email.send goes to the in-process SMTP server a test starts there (GreenMail)

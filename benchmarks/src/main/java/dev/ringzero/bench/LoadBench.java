@@ -601,7 +601,8 @@ public final class LoadBench {
     }
 
     private double metric(String name, String label) {
-        Rest.Response r = anonymous.get("/actuator/prometheus");
+        // the scrape needs an administrator's login (web.ActuatorGuard)
+        Rest.Response r = anonymous.basic("admin", args.required("admin-password")).get("/actuator/prometheus");
         if (r.status() != 200) {
             return Double.NaN;
         }
