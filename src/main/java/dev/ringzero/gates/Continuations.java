@@ -86,8 +86,8 @@ class Continuations {
         gateOutcome.put("intent", gate.intent());
         gateOutcome.put("state", gate.state().wire());
         gateOutcome.put("result", tree(gate.result()));
-        gateOutcome.put("decidedBy", gate.decidedBy());
-        gateOutcome.put("note", gate.decisionNote());
+        gateOutcome.put("decidedBy", gate.decision().decidedBy());
+        gateOutcome.put("note", gate.decision().note());
         gateOutcome.put("runId", gate.runId());
         Map<String, Object> trigger = new LinkedHashMap<>();
         trigger.put("kind", "continuation");

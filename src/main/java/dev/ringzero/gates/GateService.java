@@ -84,9 +84,8 @@ public class GateService implements GateDesk {
         JsonNode payload = filing.payload() == null ? canonicalJson.createObjectNode() : filing.payload();
         executor.validate(filing.ownerId(), filing.intent(), payload);
         String frozen = canonical(payload);
-        Gate gate = new Gate(UUID.randomUUID().toString(), filing.ownerId(), filing.agentId(), filing.runId(),
-                filing.intent(), filing.gadgetId(), frozen, Tokens.sha256(frozen), filing.rationale(),
-                GateState.PENDING, null, null, null, null, clock.instant(), null, null, null, filing.ruleId(), false);
+        Gate gate = Gate.pending(UUID.randomUUID().toString(), proposal(filing, frozen), filing.ruleId(),
+                clock.instant());
         store.insert(gate);
         audit.record(gate, Audit.Disposition.GATED, gate.decider(), filing.rationale());
         journal.append(gate.agentId(), gate.ownerId(), Journal.Actor.KERNEL, "gate.filed", gate.id(), gate.runId(),
@@ -120,10 +119,8 @@ public class GateService implements GateDesk {
         JsonNode payload = filing.payload() == null ? canonicalJson.createObjectNode() : filing.payload();
         executor.validate(filing.ownerId(), filing.intent(), payload);
         String frozen = canonical(payload);
-        Instant now = clock.instant();
-        Gate gate = new Gate(UUID.randomUUID().toString(), filing.ownerId(), filing.agentId(), filing.runId(),
-                filing.intent(), filing.gadgetId(), frozen, Tokens.sha256(frozen), filing.rationale(),
-                GateState.EXECUTING, null, null, null, null, now, now, now, null, filing.ruleId(), true);
+        Gate gate = Gate.auto(UUID.randomUUID().toString(), proposal(filing, frozen), filing.ruleId(),
+                clock.instant());
         transaction.executeWithoutResult(status -> {
             store.insert(gate);
             journal.append(gate.agentId(), gate.ownerId(), Journal.Actor.KERNEL, "action.auto", gate.id(),
@@ -192,9 +189,9 @@ public class GateService implements GateDesk {
             view.put("id", gate.id());
             view.put("intent", gate.intent());
             view.put("state", gate.state().wire());
-            view.put("filedAt", gate.filedAt().toString());
-            view.put("decidedBy", gate.decidedBy());
-            view.put("note", gate.decisionNote());
+            view.put("filedAt", gate.timeline().filedAt().toString());
+            view.put("decidedBy", gate.decision().decidedBy());
+            view.put("note", gate.decision().note());
             view.put("result", gate.result());
             gates.add(view);
         }
@@ -400,6 +397,11 @@ public class GateService implements GateDesk {
         }
     }
 
+    private static Gate.Proposal proposal(Filing filing, String frozen) {
+        return new Gate.Proposal(filing.ownerId(), filing.agentId(), filing.runId(), filing.intent(),
+                filing.gadgetId(), frozen, Tokens.sha256(frozen), filing.rationale());
+    }
+
     private String canonical(JsonNode payload) {
         try {
             Object tree = canonicalJson.treeToValue(payload, Object.class);
@@ -419,14 +421,14 @@ public class GateService implements GateDesk {
             variables.put("intent", gate.intent());
             variables.put("requestedBy", gate.agentId() == null ? "you (direct)" : "agent " + gate.agentId()
                     + (gate.runId() == null ? "" : ", run " + gate.runId()));
-            variables.put("rationale", gate.rationale() == null ? "" : gate.rationale());
+            variables.put("rationale", gate.proposal().rationale() == null ? "" : gate.proposal().rationale());
             variables.put("summary", GateSummary.of(gate.intent(), payload));
             variables.put("whyAsked", gate.ruleId() == null
                     ? "No trust rule of yours matches, and " + gate.intent() + " waits for you by default."
                     : "Your trust rule " + gate.ruleId() + " sends this to you.");
             variables.put("payloadText", pretty);
-            variables.put("payloadSha256", gate.payloadSha256());
-            variables.put("filedAt", gate.filedAt().toString());
+            variables.put("payloadSha256", gate.proposal().payloadSha256());
+            variables.put("filedAt", gate.timeline().filedAt().toString());
             return variables;
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a frozen payload is always JSON", e);
