@@ -26,7 +26,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * continuation that cannot start never undoes the resolution.
  */
 @Component
-class Continuations {
+class Continuations implements GateResolved {
 
     private static final Logger log = LoggerFactory.getLogger(Continuations.class);
 
@@ -47,7 +47,8 @@ class Continuations {
     }
 
     /** Called in the transaction that resolved {@code gate}. */
-    void resolved(Gate gate) {
+    @Override
+    public void resolved(Gate gate) {
         if (gate.agentId() == null || gate.auto()) {
             return; // the owner's own gate, or an auto-execution whose result went straight back to the run
         }
@@ -86,8 +87,8 @@ class Continuations {
         gateOutcome.put("intent", gate.intent());
         gateOutcome.put("state", gate.state().wire());
         gateOutcome.put("result", tree(gate.result()));
-        gateOutcome.put("decidedBy", gate.decidedBy());
-        gateOutcome.put("note", gate.decisionNote());
+        gateOutcome.put("decidedBy", gate.decision().decidedBy());
+        gateOutcome.put("note", gate.decision().note());
         gateOutcome.put("runId", gate.runId());
         Map<String, Object> trigger = new LinkedHashMap<>();
         trigger.put("kind", "continuation");

@@ -50,11 +50,14 @@ class GateController {
 
         static GateView of(Gate gate, com.fasterxml.jackson.databind.ObjectMapper json) {
             try {
+                Gate.Proposal proposal = gate.proposal();
+                Gate.Timeline timeline = gate.timeline();
                 return new GateView(gate.id(), gate.state().wire(), gate.intent(), gate.agentId(), gate.runId(),
-                        gate.gadgetId(), json.readTree(gate.payload()), gate.payloadSha256(), gate.rationale(),
-                        gate.decidedBy(), gate.decisionNote(),
-                        gate.result() == null ? null : json.readTree(gate.result()), gate.filedAt(),
-                        gate.decidedAt(), gate.executingAt(), gate.finishedAt(), gate.ruleId(), gate.auto());
+                        proposal.gadgetId(), json.readTree(gate.payload()), proposal.payloadSha256(),
+                        proposal.rationale(), gate.decision().decidedBy(), gate.decision().note(),
+                        gate.result() == null ? null : json.readTree(gate.result()), timeline.filedAt(),
+                        timeline.decidedAt(), timeline.executingAt(), timeline.finishedAt(), gate.ruleId(),
+                        gate.auto());
             } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
                 throw new IllegalStateException(e);
             }

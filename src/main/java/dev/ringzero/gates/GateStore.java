@@ -31,9 +31,10 @@ class GateStore {
         jdbc.sql("insert into rz_gate(id, owner_id, agent_id, run_id, intent, gadget_id, payload, payload_sha256, "
                         + "rationale, state, filed_at, decided_at, executing_at, rule_id, auto) "
                         + "values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-                .params(gate.id(), gate.ownerId(), gate.agentId(), gate.runId(), gate.intent(), gate.gadgetId(),
-                        gate.payload(), gate.payloadSha256(), gate.rationale(), gate.state().wire(),
-                        ts(gate.filedAt()), ts(gate.decidedAt()), ts(gate.executingAt()), gate.ruleId(), gate.auto())
+                .params(gate.id(), gate.ownerId(), gate.agentId(), gate.runId(), gate.intent(),
+                        gate.proposal().gadgetId(), gate.payload(), gate.proposal().payloadSha256(),
+                        gate.proposal().rationale(), gate.state().wire(), ts(gate.timeline().filedAt()),
+                        ts(gate.timeline().decidedAt()), ts(gate.timeline().executingAt()), gate.ruleId(), gate.auto())
                 .update();
     }
 
@@ -118,13 +119,15 @@ class GateStore {
     }
 
     private static Gate map(ResultSet rs, int row) throws SQLException {
-        return new Gate(rs.getString("id"), rs.getString("owner_id"), rs.getString("agent_id"),
+        Gate.Proposal proposal = new Gate.Proposal(rs.getString("owner_id"), rs.getString("agent_id"),
                 rs.getString("run_id"), rs.getString("intent"), rs.getString("gadget_id"), rs.getString("payload"),
-                rs.getString("payload_sha256"), rs.getString("rationale"), GateState.fromWire(rs.getString("state")),
-                rs.getString("decided_by"), rs.getString("decision_note"), rs.getString("result"),
-                rs.getString("process_instance_id"), instant(rs, "filed_at"), instant(rs, "decided_at"),
-                instant(rs, "executing_at"), instant(rs, "finished_at"), rs.getString("rule_id"),
-                rs.getBoolean("auto"));
+                rs.getString("payload_sha256"), rs.getString("rationale"));
+        Gate.Decision decision = new Gate.Decision(rs.getString("rule_id"), rs.getBoolean("auto"),
+                rs.getString("decided_by"), rs.getString("decision_note"));
+        Gate.Timeline timeline = new Gate.Timeline(instant(rs, "filed_at"), instant(rs, "decided_at"),
+                instant(rs, "executing_at"), instant(rs, "finished_at"));
+        return new Gate(rs.getString("id"), GateState.fromWire(rs.getString("state")), proposal, decision, timeline,
+                rs.getString("result"), rs.getString("process_instance_id"));
     }
 
     private static Instant instant(ResultSet rs, String column) throws SQLException {

@@ -31,9 +31,10 @@ class EmailSendExecutorTest {
             "ringzero@localhost", "ringzero.local");
 
     private static Gate gate(String payload) {
-        return new Gate("g-1", "alice", "agent-1", "run-1", "email.send", null, payload, "sha", "digest",
-                GateState.EXECUTING, "alice", null, null, null, Instant.now(), Instant.now(), Instant.now(), null,
-                null, false);
+        Instant now = Instant.now();
+        return new Gate("g-1", GateState.EXECUTING,
+                new Gate.Proposal("alice", "agent-1", "run-1", "email.send", null, payload, "sha", "digest"),
+                new Gate.Decision(null, false, "alice", null), new Gate.Timeline(now, now, now, null), null, null);
     }
 
     @Test

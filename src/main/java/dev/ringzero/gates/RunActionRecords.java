@@ -1,0 +1,38 @@
+package dev.ringzero.gates;
+
+import dev.ringzero.kernel.DenyReason;
+import org.springframework.stereotype.Component;
+
+/**
+ * A run's device command that filed no gate, on the record: refused (by the kernel, or by the mover
+ * lease at dispatch) or run without a human by the trust ladder. Audited and journaled; the run
+ * records it too.
+ */
+@Component
+class RunActionRecords {
+
+    private final Audit audit;
+    private final Journal journal;
+
+    RunActionRecords(Audit audit, Journal journal) {
+        this.audit = audit;
+        this.journal = journal;
+    }
+
+    void refused(String ownerId, String agentId, String runId, String command, String reason) {
+        // the kernel allowed a mover_busy one: the mover lease at dispatch refused it
+        boolean lease = DenyReason.MOVER_BUSY.wire().equals(reason);
+        audit.append(ownerId, agentId, runId, null, command, Audit.Disposition.REFUSED,
+                lease ? "system:mover-lease" : "kernel", null, reason);
+        journal.append(agentId, ownerId, lease ? Journal.Actor.SYSTEM : Journal.Actor.KERNEL, "action.refused", null,
+                runId, "Refused " + command + " (" + reason + ")", null);
+    }
+
+    /** {@code ruleId} null: the intent's default let it through. */
+    void autoExecuted(String ownerId, String agentId, String runId, String command, String ruleId, String outcome) {
+        audit.append(ownerId, agentId, runId, null, command, Audit.Disposition.AUTO_EXECUTED,
+                ruleId == null ? "default" : "trust-rule:" + ruleId, ruleId, outcome);
+        journal.append(agentId, ownerId, Journal.Actor.KERNEL, "action.auto", null, runId,
+                command + " ran without asking (" + outcome + ")", null);
+    }
+}
