@@ -116,9 +116,9 @@ public class AgentRuns {
         RunStatus recorded = admitted ? RunStatus.RUNNING : admission.status();
         runs.insert(new RunStore.Run(request.runId(), request.agentId(), request.ownerId(), request.revision(),
                 request.triggerKind(), request.triggerData(), request.eventId(), request.proactive(),
-                recorded.wire(), admission.reason(), now, admitted ? now : null, ended ? now : null), counted);
+                recorded, admission.reason(), now, admitted ? now : null, ended ? now : null), counted);
         for (String cancelled : admission.cancelRuns()) {
-            runs.end(cancelled, RunStatus.DROPPED_CONCURRENCY.wire(), "restarted by run " + request.runId(), now);
+            runs.end(cancelled, RunStatus.DROPPED_CONCURRENCY, "restarted by run " + request.runId(), now);
         }
         if (!"invoke".equals(request.triggerKind())) {
             runs.decide(UUID.randomUUID().toString(), request.agentId(), request.ownerId(), request.eventId(),
@@ -170,10 +170,9 @@ public class AgentRuns {
      */
     public boolean prepare(String runId, boolean justAdmitted) {
         Instant now = clock.instant();
-        String status = runs.find(runId).map(RunStore.Run::status).orElse(null);
-        boolean starts = justAdmitted ? RunStatus.RUNNING.wire().equals(status)
-                : RunStatus.QUEUED.wire().equals(status)
-                        && runs.transition(runId, RunStatus.QUEUED.wire(), RunStatus.RUNNING.wire(), null, now);
+        RunStatus status = runs.find(runId).map(RunStore.Run::status).orElse(null);
+        boolean starts = justAdmitted ? status == RunStatus.RUNNING
+                : status == RunStatus.QUEUED && runs.transition(runId, RunStatus.QUEUED, RunStatus.RUNNING, null, now);
         if (!starts) {
             return false;
         }
@@ -195,7 +194,7 @@ public class AgentRuns {
      */
     public Next next(String runId) {
         RunStore.Run run = runs.find(runId).orElseThrow();
-        if (!RunStatus.RUNNING.wire().equals(run.status())) {
+        if (run.status() != RunStatus.RUNNING) {
             return Next.DONE;
         }
         if (unsettled(runs.actions(runId)).isEmpty()) {
@@ -217,12 +216,12 @@ public class AgentRuns {
         }
         RunStore.Action action = next.get();
         int index = action.index();
-        if (!RunStatus.RUNNING.wire().equals(run.status())) {
+        if (run.status() != RunStatus.RUNNING) {
             // fenced or ended meanwhile: none of its remaining actions is sent
             handBackSpeaker(runId, action);
             for (RunStore.Action left : runs.actions(runId)) {
                 if (left.outcome() == null) {
-                    runs.actionEnded(runId, left.index(), "deny", "denied", "run_" + run.status(), null,
+                    runs.actionEnded(runId, left.index(), "deny", "denied", "run_" + run.status().wire(), null,
                             clock.instant());
                 }
             }
@@ -275,7 +274,7 @@ public class AgentRuns {
         runs.actionEnded(runId, index, notSent.verdict().wire(), "denied", code, null, clock.instant());
         gates.refused(run.ownerId(), run.agentId(), runId, action.command(), code);
         if (notSent.verdict() instanceof Verdict.Deny deny && deny.reason().isFence()) {
-            runs.end(runId, RunStatus.FENCED.wire(), deny.reason().wire(), clock.instant());
+            runs.end(runId, RunStatus.FENCED, deny.reason().wire(), clock.instant());
         }
         return DispatchStep.settled();
     }
@@ -336,7 +335,7 @@ public class AgentRuns {
 
     /** maxRunSeconds passed: the run ends failed; whatever was sent stays as the device answers it. */
     public void timedOut(String runId) {
-        runs.end(runId, RunStatus.FAILED.wire(), "max_run_seconds", clock.instant());
+        runs.end(runId, RunStatus.FAILED, "max_run_seconds", clock.instant());
     }
 
     /**
@@ -350,13 +349,13 @@ public class AgentRuns {
                 || "gated".equals(a.outcome()) || "dropped_stale".equals(a.outcome())).count();
         RunStatus status = actions.isEmpty() || good == actions.size() ? RunStatus.SUCCEEDED
                 : good == 0 ? RunStatus.FAILED : RunStatus.PARTIALLY_FAILED;
-        runs.end(runId, status.wire(), null, clock.instant());
+        runs.end(runId, status, null, clock.instant());
         RunStore.Run run = runs.find(runId).orElseThrow();
         List<RunStore.Run> active = runs.active(run.agentId());
-        if (active.stream().anyMatch(other -> !RunStatus.QUEUED.wire().equals(other.status()))) {
+        if (active.stream().anyMatch(other -> other.status() != RunStatus.QUEUED)) {
             return Optional.empty(); // another run still goes (admitted before a revision to queued): its finish hands on
         }
-        return active.stream().filter(next -> RunStatus.QUEUED.wire().equals(next.status()))
+        return active.stream().filter(next -> next.status() == RunStatus.QUEUED)
                 .map(RunStore.Run::id).findFirst();
     }
 
@@ -365,15 +364,15 @@ public class AgentRuns {
      * upgrade): it ends {@code failed}, and whatever it had sent stays as the device answers it.
      */
     public boolean abandon(String runId, String reason) {
-        return runs.end(runId, RunStatus.FAILED.wire(), reason, clock.instant());
+        return runs.end(runId, RunStatus.FAILED, reason, clock.instant());
     }
 
     /** Ends queued runs of an agent whose policy changed (disabled, revised, deleted). */
     public List<String> fenceQueued(String agentId, String reason) {
         List<String> fenced = new ArrayList<>();
         for (RunStore.Run run : runs.active(agentId)) {
-            if (RunStatus.QUEUED.wire().equals(run.status())
-                    && runs.end(run.id(), RunStatus.FENCED.wire(), reason, clock.instant())) {
+            if (run.status() == RunStatus.QUEUED
+                    && runs.end(run.id(), RunStatus.FENCED, reason, clock.instant())) {
                 fenced.add(run.id());
             }
         }
