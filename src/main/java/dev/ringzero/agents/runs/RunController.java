@@ -66,7 +66,7 @@ class RunController {
         transactions.executeWithoutResult(status -> launcher.start(new RunRequest(runId, id, caller.accountId(),
                 current.agent().currentRevision(), "invoke", trigger, null, false)));
         RunStore.Run run = runs.find(runId).orElseThrow();
-        return new RunStarted(runId, run.status(), run.reason());
+        return new RunStarted(runId, run.status().wire(), run.reason());
     }
 
     @PostMapping("/api/v1/gadget-agents/{id}/dry-run")
@@ -114,7 +114,7 @@ class RunController {
                 action.outcome(), action.errorCode(), action.invocationId(), tree(action.result()),
                 action.startedAt(), action.endedAt())).toList() : null;
         return new RunView(run.id(), run.agentId(), run.revision(), run.triggerKind(), tree(run.triggerData()),
-                run.eventId(), run.proactive(), run.status(), run.reason(), run.createdAt(), run.startedAt(),
+                run.eventId(), run.proactive(), run.status().wire(), run.reason(), run.createdAt(), run.startedAt(),
                 run.endedAt(), duration, actions);
     }
 

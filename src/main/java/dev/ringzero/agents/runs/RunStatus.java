@@ -7,7 +7,7 @@ import java.util.Set;
  * A run's status (CONTRACTS.md §4): {@code admitted → running → succeeded | failed | partially_failed},
  * or ended before running. {@code queued} is a run waiting for its turn under {@code concurrency: queued}.
  * A run admitted at once starts in the transaction that admits it, so its row is written
- * {@code running} straight away ({@link AgentRuns#admit}); {@code admitted} is admission's verdict.
+ * {@code running} straight away ({@link RunAdmission#admit}); {@code admitted} is admission's verdict.
  */
 public enum RunStatus {
     ADMITTED, QUEUED, RUNNING, SUCCEEDED, FAILED, PARTIALLY_FAILED,

@@ -21,12 +21,12 @@ public class RunStore implements RunRecords {
 
     /** One run as recorded. */
     public record Run(String id, String agentId, String ownerId, int revision, String triggerKind, String triggerData,
-            String eventId, boolean proactive, String status, String reason, Instant createdAt, Instant startedAt,
+            String eventId, boolean proactive, RunStatus status, String reason, Instant createdAt, Instant startedAt,
             Instant endedAt) {
 
         /** As a status change leaves the row (see {@link #transition} and {@link #end}). */
-        Run moved(String to, String why, Instant at) {
-            boolean starts = "running".equals(to);
+        Run moved(RunStatus to, String why, Instant at) {
+            boolean starts = to == RunStatus.RUNNING;
             boolean ends = !starts;
             return new Run(id, agentId, ownerId, revision, triggerKind, triggerData, eventId, proactive, to,
                     why == null ? reason : why, createdAt, starts ? at : startedAt, ends ? at : endedAt);
@@ -75,22 +75,22 @@ public class RunStore implements RunRecords {
         reads.put(runKey(run.id()), Optional.of(run));
         jdbc.sql("insert into rz_run(" + RUN_COLUMNS + ", counted) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
                 .params(run.id(), run.agentId(), run.ownerId(), run.revision(), run.triggerKind(), run.triggerData(),
-                        run.eventId(), run.proactive(), run.status(), run.reason(), ts(run.createdAt()),
+                        run.eventId(), run.proactive(), run.status().wire(), run.reason(), ts(run.createdAt()),
                         ts(run.startedAt()), ts(run.endedAt()), counted)
                 .update();
     }
 
     /** Moves a run between statuses; false if it was not in {@code from} (e.g. fenced meanwhile). */
-    boolean transition(String runId, String from, String to, String reason, Instant at) {
+    boolean transition(String runId, RunStatus from, RunStatus to, String reason, Instant at) {
         // running starts the run (a queued run's turn); any other status ends it
         boolean moved = jdbc.sql("update rz_run set status = ?, reason = coalesce(?, reason), "
-                        + ("running".equals(to) ? "started_at" : "ended_at") + " = ? where id = ? and status = ?")
-                .params(to, reason, ts(at), runId, from).update() == 1;
+                        + (to == RunStatus.RUNNING ? "started_at" : "ended_at") + " = ? where id = ? and status = ?")
+                .params(to.wire(), reason, ts(at), runId, from.wire()).update() == 1;
         return changed(runId, moved, to, reason, at);
     }
 
     /** What the transaction knows of the run after a status change ({@code moved}: it took). */
-    private boolean changed(String runId, boolean moved, String to, String reason, Instant at) {
+    private boolean changed(String runId, boolean moved, RunStatus to, String reason, Instant at) {
         if (moved) {
             reads.<Optional<Run>>change(runKey(runId), run -> run.map(r -> r.moved(to, reason, at)));
         } else {
@@ -100,10 +100,10 @@ public class RunStore implements RunRecords {
     }
 
     /** Ends a run that is still active, whatever its active status. */
-    boolean end(String runId, String to, String reason, Instant at) {
+    boolean end(String runId, RunStatus to, String reason, Instant at) {
         boolean ended = jdbc.sql("update rz_run set status = ?, reason = coalesce(?, reason), ended_at = ? where id = ? "
                         + "and status in ('admitted', 'queued', 'running')")
-                .params(to, reason, ts(at), runId).update() == 1;
+                .params(to.wire(), reason, ts(at), runId).update() == 1;
         return changed(runId, ended, to, reason, at);
     }
 
@@ -115,7 +115,7 @@ public class RunStore implements RunRecords {
     @Override
     public Optional<LastRun> lastRun(String agentId) {
         return list(agentId, 1).stream().findFirst()
-                .map(run -> new LastRun(run.id(), run.status(), run.reason(), run.createdAt()));
+                .map(run -> new LastRun(run.id(), run.status().wire(), run.reason(), run.createdAt()));
     }
 
     public List<Run> list(String agentId, int limit) {
@@ -224,7 +224,7 @@ public class RunStore implements RunRecords {
     private static Run map(ResultSet rs, int n) throws SQLException {
         return new Run(rs.getString("id"), rs.getString("agent_id"), rs.getString("owner_id"), rs.getInt("revision"),
                 rs.getString("trigger_kind"), rs.getString("trigger_data"), rs.getString("event_id"),
-                rs.getBoolean("proactive"), rs.getString("status"), rs.getString("reason"),
+                rs.getBoolean("proactive"), RunStatus.fromWire(rs.getString("status")), rs.getString("reason"),
                 instant(rs.getTimestamp("created_at")), instant(rs.getTimestamp("started_at")),
                 instant(rs.getTimestamp("ended_at")));
     }

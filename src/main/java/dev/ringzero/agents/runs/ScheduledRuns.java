@@ -59,7 +59,7 @@ public class ScheduledRuns {
         if (offline.isPresent()) {
             Instant now = clock.instant();
             runs.insert(new RunStore.Run(runId, agentId, current.agent().ownerId(), current.agent().currentRevision(),
-                    "schedule", trigger, null, true, RunStatus.SKIPPED_OFFLINE.wire(), "gadget " + offline.get()
+                    "schedule", trigger, null, true, RunStatus.SKIPPED_OFFLINE, "gadget " + offline.get()
                     + " is offline", now, null, now), false);
             ledger.record(current.agent(), null, "schedule", "gadget_offline", "gadget " + offline.get(), runId);
             return Optional.empty();

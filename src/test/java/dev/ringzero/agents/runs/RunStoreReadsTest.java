@@ -36,8 +36,8 @@ class RunStoreReadsTest extends PlatformTest {
         AtomicReference<List<RunStore.Action>> seenActions = new AtomicReference<>();
         new TransactionTemplate(transactionManager).executeWithoutResult(status -> {
             runs.insert(new RunStore.Run(runId, UUID.randomUUID().toString(), "owner-1", 2, "gadget.event", "{}", "event-1", true,
-                    "queued", null, created, null, null), true);
-            assertThat(runs.transition(runId, "queued", "running", null, started)).isTrue();
+                    RunStatus.QUEUED, null, created, null, null), true);
+            assertThat(runs.transition(runId, RunStatus.QUEUED, RunStatus.RUNNING, null, started)).isTrue();
             assertThat(runs.find(runId).orElseThrow().endedAt()).as("a queued run's turn does not end it").isNull();
             runs.insertActions(runId, List.of(new RunStore.NewAction("desk-1", "display.show_text", "{\"text\":\"a\"}"),
                     new RunStore.NewAction("desk-1", "speaker.say", "{\"text\":\"b\"}")), started);
@@ -45,9 +45,9 @@ class RunStoreReadsTest extends PlatformTest {
             runs.actionEnded(runId, 0, "allow", "completed", null, "{\"ok\":true}", ended);
             runs.actionEnded(runId, 0, "allow", "unknown", null, null, ended.plusSeconds(1)); // settled already
             runs.actionEnded(runId, 1, "deny", "denied", "quiet_hours", null, ended);
-            assertThat(runs.transition(runId, "queued", "running", null, ended)).as("not queued any more").isFalse();
-            assertThat(runs.end(runId, "partially_failed", "one denied", ended)).isTrue();
-            assertThat(runs.end(runId, "failed", "again", ended)).as("ended already").isFalse();
+            assertThat(runs.transition(runId, RunStatus.QUEUED, RunStatus.RUNNING, null, ended)).as("not queued any more").isFalse();
+            assertThat(runs.end(runId, RunStatus.PARTIALLY_FAILED, "one denied", ended)).isTrue();
+            assertThat(runs.end(runId, RunStatus.FAILED, "again", ended)).as("ended already").isFalse();
             seenRun.set(runs.find(runId).orElseThrow());
             seenActions.set(runs.actions(runId));
         });
@@ -55,7 +55,7 @@ class RunStoreReadsTest extends PlatformTest {
         // outside a transaction every read goes to the database
         assertThat(seenRun.get()).isEqualTo(runs.find(runId).orElseThrow());
         assertThat(seenActions.get()).isEqualTo(runs.actions(runId));
-        assertThat(seenRun.get().status()).isEqualTo("partially_failed");
+        assertThat(seenRun.get().status()).isEqualTo(RunStatus.PARTIALLY_FAILED);
         assertThat(seenRun.get().startedAt()).isEqualTo(started);
         assertThat(seenActions.get()).extracting(RunStore.Action::outcome).containsExactly("completed", "denied");
         assertThat(seenActions.get().get(0).invocationId()).isEqualTo("inv-0");

@@ -1,0 +1,94 @@
+package dev.ringzero.agents.runs;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ringzero.StoredJson;
+import dev.ringzero.dispatch.Dispatcher;
+import dev.ringzero.kernel.ActionRequest;
+import dev.ringzero.kernel.Priority;
+import dev.ringzero.kernel.Subject;
+
+/**
+ * Dispatches a run's next action (step {@code Task_DispatchAction}): nothing leaves a run that is
+ * no longer running or out of time; a sound first takes its speaker turn; then the kernel is asked
+ * now through the dispatcher, and the action is either sent (the run waits for the answer) or
+ * settled at once by {@link UnsentActions}.
+ */
+final class ActionDispatch {
+
+    /** A margin past the device's deadline, so an answer sent at the last moment still counts. */
+    static final Duration ANSWER_GRACE = Duration.ofSeconds(1);
+
+    private final RunStore runs;
+    private final RunProgress progress;
+    private final SpeakerTurns speaker;
+    private final ActionLink link;
+    private final UnsentActions unsent;
+    private final ObjectMapper json;
+    private final Clock clock;
+
+    ActionDispatch(RunStore runs, RunProgress progress, SpeakerTurns speaker, ActionLink link, UnsentActions unsent,
+            ObjectMapper json, Clock clock) {
+        this.runs = runs;
+        this.progress = progress;
+        this.speaker = speaker;
+        this.link = link;
+        this.unsent = unsent;
+        this.json = json;
+        this.clock = clock;
+    }
+
+    /** Asks the kernel now and sends the action if allowed; otherwise settles it at once. */
+    AgentRuns.DispatchStep dispatch(String runId) {
+        RunStore.Run run = runs.find(runId).orElseThrow();
+        Optional<RunStore.Action> next = RunProgress.unsettled(runs.actions(runId));
+        if (next.isEmpty()) {
+            return AgentRuns.DispatchStep.settled();
+        }
+        RunStore.Action action = next.get();
+        if (run.status() != RunStatus.RUNNING) {
+            // fenced or ended meanwhile: none of its remaining actions is sent
+            speaker.handBack(runId, action);
+            unsent.denyRemaining(run);
+            return AgentRuns.DispatchStep.settled();
+        }
+        if (progress.overtime(run)) {
+            // woken (a speaker turn) after maxRunSeconds: nothing more leaves; next() says timed_out
+            speaker.handBack(runId, action);
+            return AgentRuns.DispatchStep.settled();
+        }
+        Priority priority = run.proactive() ? Priority.PROACTIVE : Priority.EXPLICIT;
+        SpeakerTurns.Turn turn = speaker.take(runId, action, priority);
+        if (turn instanceof SpeakerTurns.Waits) {
+            return new AgentRuns.DispatchStep(false, true, null, null, progress.deadline(run));
+        }
+        if (turn instanceof SpeakerTurns.Stale) {
+            speaker.dropStale(runId, action.index());
+            return AgentRuns.DispatchStep.settled();
+        }
+        ActionRequest request = new ActionRequest(
+                new Subject.AgentRun(run.ownerId(), run.agentId(), run.revision(), run.id()), action.gadgetId(),
+                action.command(), StoredJson.map(json, action.params()), priority, clock.instant());
+        Dispatcher.Dispatch dispatch = link.send(request, runId);
+        if (dispatch instanceof Dispatcher.Sent sent) {
+            runs.actionSent(runId, action.index(), sent.invocationId());
+            speaker.sent(sent.invocationId(), action, turn);
+            Instant runDeadline = progress.deadline(run);
+            return new AgentRuns.DispatchStep(true, false, sent.invocationId(),
+                    answerDeadline(sent.deadline(), runDeadline), runDeadline);
+        }
+        speaker.notSent(action, turn);
+        unsent.settle(run, action, request, (Dispatcher.NotSent) dispatch);
+        return AgentRuns.DispatchStep.settled();
+    }
+
+    /** How long a run waits for a sent action's answer: the device's deadline and a grace, within the run's. */
+    static Instant answerDeadline(Instant deviceDeadline, Instant runDeadline) {
+        Instant answerBy = deviceDeadline.plus(ANSWER_GRACE);
+        return answerBy.isBefore(runDeadline) ? answerBy : runDeadline;
+    }
+}

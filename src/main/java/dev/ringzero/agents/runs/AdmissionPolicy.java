@@ -1,0 +1,71 @@
+package dev.ringzero.agents.runs;
+
+import java.util.List;
+import java.util.function.Supplier;
+
+import dev.ringzero.agents.definition.AgentSpec;
+import dev.ringzero.kernel.Budget;
+import dev.ringzero.kernel.Verdict;
+
+/**
+ * Admission's decision, given the kernel's verdict on standing and budgets: the status a run
+ * goes on with (or ends with), by the agent's concurrency mode, and the reason code the decision
+ * ledger records for it.
+ */
+final class AdmissionPolicy {
+
+    private AdmissionPolicy() {
+    }
+
+    /**
+     * The run's admission. {@code active} (the agent's runs holding a slot) is read only when the
+     * kernel allowed the run: only the concurrency mode needs it.
+     */
+    static AgentRuns.Admission decide(Verdict verdict, AgentSpec spec, Supplier<List<RunStore.Run>> active) {
+        if (spec.kind() == AgentSpec.Kind.LLM && verdict instanceof Verdict.Allow) {
+            // no model runtime is configured in this build: say so rather than "succeed" doing nothing
+            return ends(RunStatus.DENIED, "llm_runtime_unavailable");
+        }
+        if (verdict instanceof Verdict.Deny deny) {
+            return ends(deny.reason().isFence() ? RunStatus.FENCED : RunStatus.DENIED, deny.reason().wire());
+        }
+        if (verdict instanceof Verdict.OverBudget over) {
+            return ends(Budget.COOLDOWN_SECONDS.equals(over.budget()) ? RunStatus.COOLDOWN : RunStatus.RATE_LIMITED,
+                    over.budget() + (over.nextEligibleAt() == null ? "" : "; next eligible at " + over.nextEligibleAt()));
+        }
+        if (!(verdict instanceof Verdict.Allow)) {
+            return ends(RunStatus.DENIED, verdict.wire());
+        }
+        List<RunStore.Run> running = active.get();
+        return switch (spec.concurrency()) {
+            case SINGLE -> running.isEmpty() ? admitted()
+                    : ends(RunStatus.DROPPED_CONCURRENCY, "single: run " + running.get(0).id() + " is active");
+            case PARALLEL -> running.size() < spec.maxParallel() ? admitted()
+                    : ends(RunStatus.DROPPED_CONCURRENCY, "parallel: " + running.size() + " runs active");
+            case QUEUED -> running.isEmpty() ? admitted() : ends(RunStatus.QUEUED, null);
+            case RESTART -> new AgentRuns.Admission(RunStatus.ADMITTED, null,
+                    running.stream().map(RunStore.Run::id).toList());
+        };
+    }
+
+    /** The decision ledger's reason code for an admission's status. */
+    static String ledgerReason(RunStatus status) {
+        return switch (status) {
+            case ADMITTED, QUEUED -> "matched";
+            case RATE_LIMITED -> "over_budget";
+            case COOLDOWN -> "cooldown";
+            case FENCED -> "fenced";
+            case DROPPED_CONCURRENCY -> "dropped_concurrency";
+            case SKIPPED_OFFLINE -> "gadget_offline";
+            default -> status.wire();
+        };
+    }
+
+    private static AgentRuns.Admission admitted() {
+        return ends(RunStatus.ADMITTED, null);
+    }
+
+    private static AgentRuns.Admission ends(RunStatus status, String reason) {
+        return new AgentRuns.Admission(status, reason, List.of());
+    }
+}

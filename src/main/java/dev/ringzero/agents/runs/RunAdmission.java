@@ -1,0 +1,65 @@
+package dev.ringzero.agents.runs;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.UUID;
+
+import dev.ringzero.agents.KernelBudgets;
+import dev.ringzero.agents.definition.AgentSpec;
+import dev.ringzero.kernel.PolicyKernel;
+import dev.ringzero.kernel.Subject;
+import dev.ringzero.kernel.Verdict;
+
+/**
+ * Admits a run (step {@code Task_AdmitRun}): under the agent's lock, asks the kernel about standing
+ * and budgets from the durable counters, lets {@link AdmissionPolicy} decide, and records the run,
+ * the runs a restart cancels and the decision ledger's entry.
+ */
+final class RunAdmission {
+
+    private final RunStore runs;
+    private final RunAgents agents;
+    private final PolicyKernel kernel;
+    private final Clock clock;
+
+    RunAdmission(RunStore runs, RunAgents agents, PolicyKernel kernel, Clock clock) {
+        this.runs = runs;
+        this.agents = agents;
+        this.kernel = kernel;
+        this.clock = clock;
+    }
+
+    /**
+     * Decides whether the run may start. Holds the agent's row lock until the transaction ends, so
+     * concurrent triggers are admitted one at a time against the same durable counters.
+     */
+    AgentRuns.Admission admit(RunRequest request) {
+        agents.lock(request.agentId()); // admissions of one agent run one at a time
+        // read the clock only once the lock is held, so no admitted run can be "later" than now
+        Instant now = clock.instant();
+        AgentSpec spec = agents.spec(request.agentId(), request.revision());
+        Subject.AgentRun subject = new Subject.AgentRun(request.ownerId(), request.agentId(), request.revision(),
+                request.runId());
+        Verdict verdict = kernel.admitRun(subject, KernelBudgets.of(spec), runs.usage(request.agentId(), now),
+                request.proactive(), now);
+        AgentRuns.Admission admission = AdmissionPolicy.decide(verdict, spec, () -> runs.active(request.agentId()));
+        boolean admitted = admission.status() == RunStatus.ADMITTED;
+        boolean counted = admitted || admission.status() == RunStatus.QUEUED;
+        boolean ended = !counted;
+        // an admitted run starts in this transaction (prepare is its next step), so it is recorded
+        // running at once: nobody could see it admitted, and the row is written once, not twice
+        RunStatus recorded = admitted ? RunStatus.RUNNING : admission.status();
+        runs.insert(new RunStore.Run(request.runId(), request.agentId(), request.ownerId(), request.revision(),
+                request.triggerKind(), request.triggerData(), request.eventId(), request.proactive(),
+                recorded, admission.reason(), now, admitted ? now : null, ended ? now : null), counted);
+        for (String cancelled : admission.cancelRuns()) {
+            runs.end(cancelled, RunStatus.DROPPED_CONCURRENCY, "restarted by run " + request.runId(), now);
+        }
+        if (!"invoke".equals(request.triggerKind())) {
+            runs.decide(UUID.randomUUID().toString(), request.agentId(), request.ownerId(), request.eventId(),
+                    request.triggerKind(), AdmissionPolicy.ledgerReason(admission.status()), admission.reason(),
+                    request.runId(), now);
+        }
+        return admission;
+    }
+}

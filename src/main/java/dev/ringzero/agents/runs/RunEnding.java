@@ -1,0 +1,77 @@
+package dev.ringzero.agents.runs;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * How runs end: finished with a status from their actions' outcomes (and the agent's next queued
+ * run's turn), out of time, abandoned with a replaced model, or fenced while queued.
+ */
+final class RunEnding {
+
+    /** Outcomes a run counts as done: a gated action is not a failure, the gate carries the rest. */
+    private static final Set<String> GOOD = Set.of("completed", "accepted", "gated", "dropped_stale");
+
+    private final RunStore runs;
+    private final Clock clock;
+
+    RunEnding(RunStore runs, Clock clock) {
+        this.runs = runs;
+        this.clock = clock;
+    }
+
+    /**
+     * Ends the run with a status from its actions' outcomes, and hands the turn to the oldest
+     * queued run of the agent, if any (returned, so the engine can wake it).
+     */
+    Optional<String> finish(String runId) {
+        runs.end(runId, statusOf(runs.actions(runId)), null, clock.instant());
+        RunStore.Run run = runs.find(runId).orElseThrow();
+        return nextTurn(runs.active(run.agentId()));
+    }
+
+    /** Succeeded when every action did its part (or there were none), failed when none did, else partially. */
+    static RunStatus statusOf(List<RunStore.Action> actions) {
+        long good = actions.stream().filter(action -> action.outcome() != null && GOOD.contains(action.outcome())).count();
+        return actions.isEmpty() || good == actions.size() ? RunStatus.SUCCEEDED
+                : good == 0 ? RunStatus.FAILED : RunStatus.PARTIALLY_FAILED;
+    }
+
+    /**
+     * The queued run whose turn it is among an agent's active runs (oldest first): none while
+     * another run still goes (admitted before a revision to queued), since its finish hands on.
+     */
+    static Optional<String> nextTurn(List<RunStore.Run> active) {
+        if (active.stream().anyMatch(other -> other.status() != RunStatus.QUEUED)) {
+            return Optional.empty();
+        }
+        return active.stream().map(RunStore.Run::id).findFirst();
+    }
+
+    /** maxRunSeconds passed: the run ends failed; whatever was sent stays as the device answers it. */
+    void timedOut(String runId) {
+        runs.end(runId, RunStatus.FAILED, "max_run_seconds", clock.instant());
+    }
+
+    /**
+     * Ends a run whose process instance was cancelled because its model was replaced (a platform
+     * upgrade): it ends {@code failed}, and whatever it had sent stays as the device answers it.
+     */
+    boolean abandon(String runId, String reason) {
+        return runs.end(runId, RunStatus.FAILED, reason, clock.instant());
+    }
+
+    /** Ends queued runs of an agent whose policy changed (disabled, revised, deleted); returns them. */
+    List<String> fenceQueued(String agentId, String reason) {
+        List<String> fenced = new ArrayList<>();
+        for (RunStore.Run run : runs.active(agentId)) {
+            if (run.status() == RunStatus.QUEUED && runs.end(run.id(), RunStatus.FENCED, reason, clock.instant())) {
+                fenced.add(run.id());
+            }
+        }
+        return fenced;
+    }
+}

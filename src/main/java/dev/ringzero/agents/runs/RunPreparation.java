@@ -1,0 +1,63 @@
+package dev.ringzero.agents.runs;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ringzero.StoredJson;
+import dev.ringzero.agents.definition.AgentSpec;
+import dev.ringzero.agents.definition.Templates;
+
+/**
+ * Prepares a run (step {@code Task_PrepareRun}): decides whether it starts now, renders every
+ * action's parameters from the run's template context and records them.
+ */
+final class RunPreparation {
+
+    private final RunStore runs;
+    private final RunAgents agents;
+    private final ObjectMapper json;
+    private final Clock clock;
+
+    RunPreparation(RunStore runs, RunAgents agents, ObjectMapper json, Clock clock) {
+        this.runs = runs;
+        this.agents = agents;
+        this.json = json;
+        this.clock = clock;
+    }
+
+    /**
+     * Renders every action's parameters and records them; false when the run has nothing to do
+     * (fenced or cancelled while it waited for its turn, or prepared already). A run
+     * {@code justAdmitted} in this transaction was recorded running there; a queued run whose
+     * turn came starts here.
+     */
+    boolean prepare(String runId, boolean justAdmitted) {
+        Instant now = clock.instant();
+        RunStatus status = runs.find(runId).map(RunStore.Run::status).orElse(null);
+        boolean starts = justAdmitted ? status == RunStatus.RUNNING
+                : status == RunStatus.QUEUED && runs.transition(runId, RunStatus.QUEUED, RunStatus.RUNNING, null, now);
+        if (!starts) {
+            return false;
+        }
+        RunStore.Run run = runs.find(runId).orElseThrow();
+        AgentSpec spec = agents.spec(run.agentId(), run.revision());
+        Map<String, Object> context = templateContext(run);
+        List<RunStore.NewAction> actions = new ArrayList<>();
+        for (AgentSpec.Action action : spec.actions()) {
+            Map<String, Object> params = Templates.renderParams(action.params(), context);
+            actions.add(new RunStore.NewAction(action.gadget(), action.command(), StoredJson.write(json, params)));
+        }
+        runs.insertActions(runId, actions, now);
+        return true;
+    }
+
+    /** What the run's templates may read: its trigger, the run itself and the agent's state. */
+    Map<String, Object> templateContext(RunStore.Run run) {
+        Map<String, Object> trigger = run.triggerData() == null ? Map.of() : StoredJson.map(json, run.triggerData());
+        return TemplateContext.of(trigger, run.id(), run.revision(), run.agentId(), agents.state(run.agentId()));
+    }
+}

@@ -1,0 +1,48 @@
+package dev.ringzero.agents.runs;
+
+import java.time.Clock;
+import java.util.Optional;
+
+/**
+ * Settles the action a run waits for (step {@code Task_ActionOutcome}) with the device's answer
+ * that woke the run, or, when its deadline woke it instead, with {@code unknown} unless the answer
+ * was recorded meanwhile; audits it as a command that ran without a human.
+ */
+final class RunSettlement {
+
+    private final RunStore runs;
+    private final ActionLink link;
+    private final GateDesk gates;
+    private final SpeakerTurns speaker;
+    private final Clock clock;
+
+    RunSettlement(RunStore runs, ActionLink link, GateDesk gates, SpeakerTurns speaker, Clock clock) {
+        this.runs = runs;
+        this.link = link;
+        this.gates = gates;
+        this.speaker = speaker;
+        this.clock = clock;
+    }
+
+    /**
+     * Records the answer to the action the run waits for: {@code answer} when the device's answer
+     * woke the run (handed over, not read again), otherwise (its deadline passed) {@code unknown},
+     * unless the answer was recorded meanwhile.
+     */
+    void settle(String runId, AgentRuns.Answer answer) {
+        Optional<RunStore.Action> waitingFor = RunProgress.unsettled(runs.actions(runId));
+        if (waitingFor.isEmpty() || waitingFor.get().invocationId() == null) {
+            return; // settled meanwhile (the run was fenced or ended)
+        }
+        int index = waitingFor.get().index();
+        String invocationId = waitingFor.get().invocationId();
+        // the answer handed over counts only for the invocation this wait is for
+        AgentRuns.Answer outcome = answer != null && invocationId.equals(answer.invocationId()) ? answer
+                : AgentRuns.Answer.of(link.afterWait(invocationId));
+        RunStore.Run run = runs.find(runId).orElseThrow();
+        gates.autoExecuted(run.ownerId(), run.agentId(), runId, waitingFor.get().command(), null, outcome.status());
+        runs.actionEnded(runId, index, "allow", outcome.status(), outcome.errorCode(), outcome.result(),
+                clock.instant());
+        speaker.answered(invocationId, outcome.status());
+    }
+}

@@ -1,0 +1,183 @@
+package dev.ringzero.agents.runs;
+
+import static dev.ringzero.agents.runs.RunFixtures.AGENT;
+import static dev.ringzero.agents.runs.RunFixtures.OWNER;
+import static dev.ringzero.agents.runs.RunFixtures.T0;
+import static dev.ringzero.agents.runs.RunFixtures.spec;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import dev.ringzero.agents.definition.AgentSpec.Concurrency;
+import dev.ringzero.dispatch.Dispatcher;
+import dev.ringzero.dispatch.Outcome;
+import dev.ringzero.kernel.Claim;
+import dev.ringzero.kernel.DenyReason;
+import dev.ringzero.kernel.Priority;
+import dev.ringzero.kernel.Subject;
+import dev.ringzero.kernel.Verdict;
+import org.junit.jupiter.api.Test;
+
+class ActionDispatchTest {
+
+    private final RunStore runs = RunFixtures.store();
+    private final RunFixtures.FakeAgents agents = new RunFixtures.FakeAgents()
+            .with(AGENT, spec(Concurrency.SINGLE, 1, 30));
+    private final RunFixtures.TestClock clock = new RunFixtures.TestClock(T0.plusSeconds(2));
+    private final RunFixtures.FakeSpeakers floor = new RunFixtures.FakeSpeakers();
+    private final RunFixtures.FakeLink link = new RunFixtures.FakeLink();
+    private final RunFixtures.FakeGates gates = new RunFixtures.FakeGates();
+    private final ActionDispatch underTest = new ActionDispatch(runs, new RunProgress(runs, agents, clock),
+            new SpeakerTurns(floor, runs, clock), link, new UnsentActions(runs, gates, RunFixtures.JSON, clock),
+            RunFixtures.JSON, clock);
+
+    private void running(boolean proactive, String... commands) {
+        runs.insert(new RunStore.Run("r1", AGENT, OWNER, 1, "gadget.event", null, null, proactive, RunStatus.RUNNING,
+                null, T0, T0, null), true);
+        runs.insertActions("r1", java.util.Arrays.stream(commands)
+                .map(command -> new RunStore.NewAction("desk-1", command, "{\"text\":\"hi\"}")).toList(), T0);
+    }
+
+    private RunStore.Action action(int index) {
+        return runs.actions("r1").get(index);
+    }
+
+    @Test
+    void aSentActionIsRecordedAndWaitsForItsAnswerUntilTheDevicesDeadlineAndAGrace() {
+        running(true, "display.show_text");
+        link.dispatch = new Dispatcher.Sent("inv-1", T0.plusSeconds(7));
+
+        AgentRuns.DispatchStep step = underTest.dispatch("r1");
+
+        assertThat(step).isEqualTo(new AgentRuns.DispatchStep(true, false, "inv-1", T0.plusSeconds(8),
+                T0.plusSeconds(30)));
+        assertThat(action(0).invocationId()).isEqualTo("inv-1");
+        assertThat(action(0).verdict()).isEqualTo("allow");
+        assertThat(action(0).outcome()).isNull();
+        assertThat(link.sent).singleElement().satisfies(request -> {
+            assertThat(request.subject()).isEqualTo(new Subject.AgentRun(OWNER, AGENT, 1, "r1"));
+            assertThat(request.command()).isEqualTo("display.show_text");
+            assertThat(request.params()).isEqualTo(Map.of("text", "hi"));
+            assertThat(request.priority()).isEqualTo(Priority.PROACTIVE);
+            assertThat(request.at()).isEqualTo(clock.instant());
+        });
+    }
+
+    @Test
+    void aRunSomeoneAskedForDispatchesWithExplicitPriority() {
+        running(false, "display.show_text");
+        link.dispatch = new Dispatcher.Sent("inv-1", T0.plusSeconds(7));
+
+        underTest.dispatch("r1");
+
+        assertThat(link.sent).extracting(request -> request.priority()).containsExactly(Priority.EXPLICIT);
+    }
+
+    @Test
+    void theAnswerIsNeverAwaitedPastTheRunsOwnDeadline() {
+        assertThat(ActionDispatch.answerDeadline(T0.plusSeconds(5), T0.plusSeconds(10))).isEqualTo(T0.plusSeconds(6));
+        assertThat(ActionDispatch.answerDeadline(T0.plusSeconds(9), T0.plusSeconds(10)))
+                .isEqualTo(T0.plusSeconds(10));
+    }
+
+    @Test
+    void aSentSoundHoldsTheSpeakerWhileItPlays() {
+        running(true, "speaker.say");
+        floor.claim = new Claim.Granted("run:r1:0");
+        link.dispatch = new Dispatcher.Sent("inv-1", T0.plusSeconds(7));
+
+        underTest.dispatch("r1");
+
+        assertThat(floor.calls).containsExactly("request desk-1 run:r1:0 PROACTIVE " + T0,
+                "playing inv-1 desk-1 run:r1:0");
+    }
+
+    @Test
+    void aSoundBehindAnotherWaitsForItsTurnAtMostUntilTheRunsDeadline() {
+        running(true, "speaker.say");
+        floor.claim = new Claim.Queued("run:r1:0", 1);
+
+        AgentRuns.DispatchStep step = underTest.dispatch("r1");
+
+        assertThat(step).isEqualTo(new AgentRuns.DispatchStep(false, true, null, null, T0.plusSeconds(30)));
+        assertThat(link.sent).isEmpty();
+        assertThat(action(0).outcome()).isNull();
+    }
+
+    @Test
+    void aSoundWhoseTurnCameTooLateIsDroppedNotSent() {
+        running(true, "speaker.say");
+        floor.claim = new Claim.DroppedStale("run:r1:0");
+
+        AgentRuns.DispatchStep step = underTest.dispatch("r1");
+
+        assertThat(step).isEqualTo(AgentRuns.DispatchStep.settled());
+        assertThat(link.sent).isEmpty();
+        assertThat(action(0).outcome()).isEqualTo("dropped_stale");
+    }
+
+    @Test
+    void aSoundTheKernelRefusesGivesItsTurnBackAndIsRecordedDenied() {
+        running(true, "speaker.say");
+        floor.claim = new Claim.Granted("run:r1:0");
+        link.dispatch = new Dispatcher.NotSent(new Outcome.Denied("quiet_hours", null),
+                new Verdict.Deny(DenyReason.QUIET_HOURS, null));
+
+        AgentRuns.DispatchStep step = underTest.dispatch("r1");
+
+        assertThat(step).isEqualTo(AgentRuns.DispatchStep.settled());
+        assertThat(floor.calls).containsExactly("request desk-1 run:r1:0 PROACTIVE " + T0, "release desk-1 run:r1:0");
+        assertThat(action(0).outcome()).isEqualTo("denied");
+        assertThat(gates.calls).containsExactly("refused r1 speaker.say quiet_hours");
+    }
+
+    @Test
+    void aGatedActionIsSettledGatedAndTheRunGoesOn() {
+        running(true, "display.show_text", "display.clear");
+        link.dispatch = new Dispatcher.NotSent(new Outcome.Denied("gate", null), new Verdict.Gate(null));
+
+        AgentRuns.DispatchStep step = underTest.dispatch("r1");
+
+        assertThat(step).isEqualTo(AgentRuns.DispatchStep.settled());
+        assertThat(runs.actions("r1")).extracting(RunStore.Action::outcome).containsExactly("gated", null);
+    }
+
+    @Test
+    void aRunNoLongerRunningSendsNothingDeniesTheRestAndHandsBackItsSpeakerTurn() {
+        running(true, "speaker.say", "display.show_text");
+        runs.end("r1", RunStatus.FENCED, "agent_disabled", T0);
+
+        AgentRuns.DispatchStep step = underTest.dispatch("r1");
+
+        assertThat(step).isEqualTo(AgentRuns.DispatchStep.settled());
+        assertThat(link.sent).isEmpty();
+        assertThat(floor.calls).containsExactly("release desk-1 run:r1:0");
+        assertThat(runs.actions("r1")).extracting(RunStore.Action::errorCode).containsExactly("run_fenced",
+                "run_fenced");
+    }
+
+    @Test
+    void aRunWokenAfterItsMaxRunSecondsSendsNothingAndLeavesItsActionsForTheTimeOut() {
+        running(true, "speaker.say");
+        clock.advance(Duration.ofSeconds(28));
+
+        AgentRuns.DispatchStep step = underTest.dispatch("r1");
+
+        assertThat(step).isEqualTo(AgentRuns.DispatchStep.settled());
+        assertThat(link.sent).isEmpty();
+        assertThat(floor.calls).containsExactly("release desk-1 run:r1:0");
+        assertThat(action(0).outcome()).isNull();
+    }
+
+    @Test
+    void aRunWithNothingLeftToDispatchIsSettled() {
+        running(true, "display.show_text");
+        runs.actionEnded("r1", 0, "allow", "completed", null, null, T0);
+
+        assertThat(underTest.dispatch("r1")).isEqualTo(AgentRuns.DispatchStep.settled());
+        assertThat(link.sent).isEmpty();
+        assertThat(List.copyOf(floor.calls)).isEmpty();
+    }
+}

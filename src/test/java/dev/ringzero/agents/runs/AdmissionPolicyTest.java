@@ -1,0 +1,137 @@
+package dev.ringzero.agents.runs;
+
+import static dev.ringzero.agents.runs.RunFixtures.spec;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Supplier;
+
+import dev.ringzero.agents.definition.AgentSpec;
+import dev.ringzero.agents.definition.AgentSpec.Concurrency;
+import dev.ringzero.kernel.Budget;
+import dev.ringzero.kernel.DenyReason;
+import dev.ringzero.kernel.Verdict;
+import org.junit.jupiter.api.Test;
+
+class AdmissionPolicyTest {
+
+    private static final Verdict ALLOW = new Verdict.Allow();
+    private static final Supplier<List<RunStore.Run>> NONE_ACTIVE = List::of;
+
+    private static Supplier<List<RunStore.Run>> active(String... ids) {
+        return () -> java.util.Arrays.stream(ids).map(id -> new RunStore.Run(id, RunFixtures.AGENT, RunFixtures.OWNER,
+                1, "gadget.event", null, null, true, RunStatus.RUNNING, null, RunFixtures.T0, RunFixtures.T0, null))
+                .toList();
+    }
+
+    private static Supplier<List<RunStore.Run>> unread() {
+        return () -> {
+            throw new AssertionError("active runs read although the kernel refused the run");
+        };
+    }
+
+    @Test
+    void aFencingDenialEndsTheRunFencedWithTheReasonCode() {
+        AgentRuns.Admission underTest = AdmissionPolicy.decide(new Verdict.Deny(DenyReason.AGENT_DISABLED, "off"),
+                spec(), unread());
+
+        assertThat(underTest).isEqualTo(new AgentRuns.Admission(RunStatus.FENCED, "agent_disabled", List.of()));
+    }
+
+    @Test
+    void aDenialThatIsNoFenceEndsTheRunDenied() {
+        AgentRuns.Admission underTest = AdmissionPolicy.decide(new Verdict.Deny(DenyReason.NOT_ALLOWED, "no"),
+                spec(), unread());
+
+        assertThat(underTest).isEqualTo(new AgentRuns.Admission(RunStatus.DENIED, "not_allowed", List.of()));
+    }
+
+    @Test
+    void anExhaustedHourlyBudgetRateLimitsTheRunAndSaysWhenItIsEligible() {
+        Instant next = Instant.parse("2026-11-29T11:00:00Z");
+
+        AgentRuns.Admission underTest = AdmissionPolicy.decide(new Verdict.OverBudget(Budget.RUNS_PER_HOUR, next),
+                spec(), unread());
+
+        assertThat(underTest.status()).isEqualTo(RunStatus.RATE_LIMITED);
+        assertThat(underTest.reason()).isEqualTo("runsPerHour; next eligible at 2026-11-29T11:00:00Z");
+    }
+
+    @Test
+    void aRunWithinTheCooldownEndsCooldownWithTheBudgetAsReason() {
+        AgentRuns.Admission underTest = AdmissionPolicy.decide(
+                new Verdict.OverBudget(Budget.COOLDOWN_SECONDS, null), spec(), unread());
+
+        assertThat(underTest).isEqualTo(new AgentRuns.Admission(RunStatus.COOLDOWN, "cooldownSeconds", List.of()));
+    }
+
+    @Test
+    void aGateAtAdmissionEndsTheRunDeniedWithTheVerdict() {
+        AgentRuns.Admission underTest = AdmissionPolicy.decide(new Verdict.Gate(null), spec(), unread());
+
+        assertThat(underTest).isEqualTo(new AgentRuns.Admission(RunStatus.DENIED, "gate", List.of()));
+    }
+
+    @Test
+    void anAllowedLlmAgentIsDeniedForWantOfAModelRuntime() {
+        AgentSpec rules = spec();
+        AgentSpec llm = new AgentSpec(rules.name(), null, rules.gadgets(), AgentSpec.Kind.LLM, List.of(), List.of(),
+                "be nice", null, null, null, 0, true, null, false);
+
+        AgentRuns.Admission underTest = AdmissionPolicy.decide(ALLOW, llm, unread());
+
+        assertThat(underTest).isEqualTo(new AgentRuns.Admission(RunStatus.DENIED, "llm_runtime_unavailable",
+                List.of()));
+    }
+
+    @Test
+    void singleAdmitsARunOnlyWhileNoOtherIsActive() {
+        AgentSpec single = spec(Concurrency.SINGLE, 1, 30);
+
+        assertThat(AdmissionPolicy.decide(ALLOW, single, NONE_ACTIVE))
+                .isEqualTo(new AgentRuns.Admission(RunStatus.ADMITTED, null, List.of()));
+        assertThat(AdmissionPolicy.decide(ALLOW, single, active("r0")))
+                .isEqualTo(new AgentRuns.Admission(RunStatus.DROPPED_CONCURRENCY, "single: run r0 is active",
+                        List.of()));
+    }
+
+    @Test
+    void parallelAdmitsRunsUpToItsMaximum() {
+        AgentSpec parallel = spec(Concurrency.PARALLEL, 2, 30);
+
+        assertThat(AdmissionPolicy.decide(ALLOW, parallel, active("r0")).status()).isEqualTo(RunStatus.ADMITTED);
+        assertThat(AdmissionPolicy.decide(ALLOW, parallel, active("r0", "r1")))
+                .isEqualTo(new AgentRuns.Admission(RunStatus.DROPPED_CONCURRENCY, "parallel: 2 runs active",
+                        List.of()));
+    }
+
+    @Test
+    void queuedQueuesARunBehindAnActiveOneAndAdmitsItWhenNoneIs() {
+        AgentSpec queued = spec(Concurrency.QUEUED, 1, 30);
+
+        assertThat(AdmissionPolicy.decide(ALLOW, queued, active("r0")))
+                .isEqualTo(new AgentRuns.Admission(RunStatus.QUEUED, null, List.of()));
+        assertThat(AdmissionPolicy.decide(ALLOW, queued, NONE_ACTIVE).status()).isEqualTo(RunStatus.ADMITTED);
+    }
+
+    @Test
+    void restartAdmitsTheRunAndCancelsEveryActiveOne() {
+        AgentRuns.Admission underTest = AdmissionPolicy.decide(ALLOW, spec(Concurrency.RESTART, 1, 30),
+                active("r0", "r1"));
+
+        assertThat(underTest).isEqualTo(new AgentRuns.Admission(RunStatus.ADMITTED, null, List.of("r0", "r1")));
+    }
+
+    @Test
+    void theLedgerRecordsAStartedOrQueuedRunAsMatchedAndEveryOtherByItsCause() {
+        assertThat(AdmissionPolicy.ledgerReason(RunStatus.ADMITTED)).isEqualTo("matched");
+        assertThat(AdmissionPolicy.ledgerReason(RunStatus.QUEUED)).isEqualTo("matched");
+        assertThat(AdmissionPolicy.ledgerReason(RunStatus.RATE_LIMITED)).isEqualTo("over_budget");
+        assertThat(AdmissionPolicy.ledgerReason(RunStatus.COOLDOWN)).isEqualTo("cooldown");
+        assertThat(AdmissionPolicy.ledgerReason(RunStatus.FENCED)).isEqualTo("fenced");
+        assertThat(AdmissionPolicy.ledgerReason(RunStatus.DROPPED_CONCURRENCY)).isEqualTo("dropped_concurrency");
+        assertThat(AdmissionPolicy.ledgerReason(RunStatus.SKIPPED_OFFLINE)).isEqualTo("gadget_offline");
+        assertThat(AdmissionPolicy.ledgerReason(RunStatus.DENIED)).isEqualTo("denied");
+    }
+}
