@@ -20,11 +20,13 @@ class RunActionRecords {
     }
 
     void refused(String ownerId, String agentId, String runId, String command, String reason) {
-        // the kernel allowed a mover_busy one: the mover lease at dispatch refused it
+        // the kernel allowed these two; dispatch refused them: the mover lease, the registered parameters
         boolean lease = DenyReason.MOVER_BUSY.wire().equals(reason);
+        boolean params = DenyReason.INVALID_PARAMS.wire().equals(reason);
         audit.append(ownerId, agentId, runId, null, command, Audit.Disposition.REFUSED,
-                lease ? "system:mover-lease" : "kernel", null, reason);
-        journal.append(agentId, ownerId, lease ? Journal.Actor.SYSTEM : Journal.Actor.KERNEL, "action.refused", null,
+                lease ? "system:mover-lease" : params ? "system:registered-params" : "kernel", null, reason);
+        journal.append(agentId, ownerId, lease || params ? Journal.Actor.SYSTEM : Journal.Actor.KERNEL,
+                "action.refused", null,
                 runId, "Refused " + command + " (" + reason + ")", null);
     }
 
