@@ -18,6 +18,9 @@ public interface LoginDirectory {
     /** True for a member of the administrators' group. */
     boolean isAdministrator(String id);
 
+    /** Sets a login's password (and lifts any lock the directory holds on it). */
+    void setPassword(String id, String password);
+
     /** Mirrors an account: a login with this password, in the group of its role. */
     void createUser(String id, String password, String displayName, Caller.Role role);
 }

@@ -52,7 +52,8 @@ class DirectCommandController {
     @Operation(summary = "The owner's direct command path: same kernel checks, priority over background agents",
             description = "A moving command while another mover (an agent, an approved gate) holds the gadget "
                     + "answers 409 mover-busy and is not sent: one mover at a time. A stop always passes and frees "
-                    + "the gadget.")
+                    + "the gadget. Parameters that do not fit the command as the gadget registered it (a required one "
+                    + "missing, an unknown one, a wrong JSON type) answer 400 invalid-params and nothing is sent.")
     CommandResult command(Caller caller, @PathVariable String id, @Valid @RequestBody CommandRequest body) {
         ActionRequest request = new ActionRequest(new Subject.Owner(caller.accountId()), id, body.command(),
                 body.params(), Priority.INTERACTION, clock.instant());

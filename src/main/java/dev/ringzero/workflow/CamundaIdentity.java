@@ -45,6 +45,14 @@ public class CamundaIdentity implements LoginDirectory {
     }
 
     @Override
+    public void setPassword(String id, String password) {
+        User user = identity.createUserQuery().userId(id).singleResult();
+        user.setPassword(password);
+        identity.saveUser(user);
+        identity.unlockUser(id);
+    }
+
+    @Override
     public boolean isAdministrator(String id) {
         return isMember(id, Groups.CAMUNDA_ADMIN);
     }

@@ -70,7 +70,11 @@ class RunController {
     }
 
     @PostMapping("/api/v1/gadget-agents/{id}/dry-run")
-    @Operation(summary = "Dry run of a saved agent: matched trigger, rendered actions, verdicts; no hardware effect")
+    @Operation(summary = "Dry run of a saved agent: matched trigger, rendered actions, verdicts; no hardware effect",
+            description = "The optional trigger is an occurrence ({\"kind\":\"gadget.event\",\"gadget\":{\"id\":…},"
+                    + "\"event\":{\"name\":…,\"data\":{…}}}) or written as in a definition ({\"kind\":\"gadget.event\","
+                    + "\"gadget\":\"desk-1\",\"event\":\"shaken\",\"data\":{…}}); any other shape is 400 invalid-trigger. "
+                    + "Without one, the agent's first trigger is simulated.")
     DryRun.Report dryRun(Caller caller, @PathVariable String id, @RequestBody(required = false) DryRunRequest body) {
         return dryRun.saved(caller.accountId(), id, body == null ? null : body.trigger());
     }
