@@ -13,7 +13,6 @@ import org.camunda.bpm.engine.delegate.JavaDelegate;
 import org.camunda.bpm.engine.delegate.TaskListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -71,16 +70,14 @@ class GateDelegates {
      * the gate and move its process past the wait. Unknown outcomes come from the timer path itself.
      */
     @Bean
-    AnswerListener gateAnswerCorrelation(ObjectProvider<GateService> gates,
-            ObjectProvider<GateProcess> process) {
-        // providers: the gate service sends through the dispatcher that calls this listener
+    AnswerListener gateAnswerCorrelation(GateService gates, GateProcess process) {
         return (invocationId, runId, outcome) -> {
             if (runId != null || outcome instanceof Outcome.Unknown) {
                 return;
             }
             try {
-                if (gates.getObject().onDeviceAnswer(invocationId)) {
-                    process.getObject().answered(invocationId);
+                if (gates.onDeviceAnswer(invocationId)) {
+                    process.answered(invocationId);
                 }
             } catch (RuntimeException e) {
                 // the answer timer settles the gate from the stored outcome

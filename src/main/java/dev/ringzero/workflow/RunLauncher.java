@@ -32,6 +32,8 @@ public class RunLauncher implements RunEngine {
     /** Models are deployed once, at start: the latest agent-run is looked up once, not per run. */
     private volatile String definitionId;
 
+    // @Lazy: a resolved gate's continuation starts a run, so runs -> the gate desk -> continuations ->
+    // this launcher -> runs is a cycle of beans (not of packages: each side owns its port)
     RunLauncher(RuntimeService runtime, RepositoryService repository, @Lazy AgentRuns runs,
             TransactionTemplate transactions, ProcessInstances instances) {
         this.instances = instances;
