@@ -44,7 +44,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
         }
         log.error("unexpected failure answering {}", request.getDescription(false), ex);
         return ResponseEntity.internalServerError().body(Problems.detail(HttpStatus.INTERNAL_SERVER_ERROR,
-                "internal-error", "the platform failed to answer this request; nothing was changed by the failure"));
+                "internal-error", "the platform failed to answer this request; the failure is logged for its operator"));
     }
 
     /**
@@ -77,9 +77,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
     @Override
     protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        ProblemDetail detail = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, describe(ex));
-        detail.setType(URI.create(Problems.TYPE_BASE + "malformed-request"));
-        detail.setTitle("Bad Request");
+        ProblemDetail detail = Problems.detail(HttpStatus.BAD_REQUEST, "malformed-request", describe(ex));
         if (ex.getCause() instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
             detail.setProperty("field", fieldPath(mapping));
         }
@@ -92,9 +90,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
         String fields = ex.getBindingResult().getFieldErrors().stream()
                 .map(error -> error.getField() + ": " + error.getDefaultMessage())
                 .collect(Collectors.joining("; "));
-        ProblemDetail detail = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, fields);
-        detail.setType(URI.create(Problems.TYPE_BASE + "invalid-request"));
-        detail.setTitle("Bad Request");
+        ProblemDetail detail = Problems.detail(HttpStatus.BAD_REQUEST, "invalid-request", fields);
         detail.setProperty("fields", ex.getBindingResult().getFieldErrors().stream()
                 .map(error -> error.getField()).toList());
         return ResponseEntity.badRequest().body(detail);
