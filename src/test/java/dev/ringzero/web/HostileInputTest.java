@@ -140,4 +140,17 @@ class HostileInputTest extends OwnerWithDeskBotTest {
         assertThat(alice.post("/api/v1/gadgets", "{\"id\":\"tabbed\",\"name\":\"line\\tone\"}").status())
                 .as("a tab is text").isEqualTo(201);
     }
+    // found by fuzz.RestFuzzTest (seed 20230023): each was a 500
+
+    @Test
+    void aVeryLongCommandNameIsAnInvalidDefinitionNotAStackOverflow() {
+        String definition = Definitions.barkWhenShakenHard(bot.gadgetId(), null)
+                .replace("\"command\":\"speaker.play_url\"", "\"command\":\"" + "speaker.play_url".repeat(4000) + "\"");
+        for (String route : new String[] {"/api/v1/gadget-agents", "/api/v1/gadget-agents/dry-run"}) {
+            var response = alice.post(route, definition);
+            assertThat(response.status()).as(route).isEqualTo(400);
+            assertThat(response.problemType()).as(route).endsWith("/invalid-definition");
+        }
+        assertThat(alice.get("/api/v1/gadget-agents").json()).as("nothing stored").isEmpty();
+    }
 }
