@@ -153,4 +153,16 @@ class HostileInputTest extends OwnerWithDeskBotTest {
         }
         assertThat(alice.get("/api/v1/gadget-agents").json()).as("nothing stored").isEmpty();
     }
+
+    @Test
+    void aNumberBeyondADoubleIsAnInvalidDefinition() {
+        String definition = Definitions.barkWhenShakenHard(bot.gadgetId(), null)
+                .replace("{\"kind\":\"invoke\"}", "{\"kind\":-1e400}");
+        var response = alice.post("/api/v1/gadget-agents", definition);
+
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.problemType()).endsWith("/invalid-definition");
+        assertThat(response.body()).contains("out of range");
+        assertThat(alice.get("/api/v1/gadget-agents").json()).as("nothing stored").isEmpty();
+    }
 }
