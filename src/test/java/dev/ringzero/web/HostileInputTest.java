@@ -165,4 +165,17 @@ class HostileInputTest extends OwnerWithDeskBotTest {
         assertThat(response.body()).contains("out of range");
         assertThat(alice.get("/api/v1/gadget-agents").json()).as("nothing stored").isEmpty();
     }
+
+    @Test
+    void aSoundCommandWithMisfitParametersStopsNothingThatPlays() {
+        var playing = alice.post("/api/v1/gadgets/" + bot.gadgetId() + "/commands",
+                "{\"command\":\"speaker.play_url\",\"params\":{\"url\":\"https://example.org/a.mp3\",\"duration_ms\":3000}}");
+        assertThat(playing.status()).isEqualTo(200);
+
+        var refused = alice.post("/api/v1/gadgets/" + bot.gadgetId() + "/commands", "{\"command\":\"speaker.say\",\"params\":{}}");
+
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.problemType()).endsWith("/invalid-params");
+        assertThat(bot.invocations()).as("no speaker.stop for a command never sent").hasSize(1);
+    }
 }
