@@ -2,6 +2,7 @@ package dev.ringzero.dispatch;
 
 import java.time.Clock;
 import java.util.Map;
+import java.util.Optional;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ringzero.Refusal;
@@ -83,6 +84,10 @@ class DirectCommandController {
      * first (the device's speaker.stop), queued background sound waits behind this one.
      */
     private Outcome speakNow(ActionRequest request) {
+        Optional<Outcome> misfit = dispatcher.misfit(request);
+        if (misfit.isPresent()) {
+            return misfit.get(); // refused before the speaker is taken: nothing at all is sent
+        }
         String ticket = "direct:" + java.util.UUID.randomUUID();
         Claim claim = floor.request(request.gadgetId(), ticket, Priority.INTERACTION, request.at());
         if (claim instanceof Claim.Preempted && registry.command(request.gadgetId(), "speaker.stop").isPresent()) {

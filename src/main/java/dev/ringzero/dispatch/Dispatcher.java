@@ -89,6 +89,28 @@ public class Dispatcher {
     }
 
     /**
+     * The refusal of {@code request}'s parameters if they do not fit the command as its gadget
+     * registered it, for a caller that must know before it does anything else on the way to
+     * sending (the direct path stops background sound first, and must not for a command it will
+     * never send).
+     */
+    public Optional<Outcome> misfit(ActionRequest request) {
+        return misfit(gadgets.command(request.gadgetId(), request.command()), json.valueToTree(request.params()))
+                .map(Dispatcher::notSent);
+    }
+
+    private static Optional<Verdict.Deny> misfit(Optional<CommandSpec> spec, JsonNode params) {
+        List<CommandSpec.ParamProblem> problems = spec.map(command -> command.problems(params, value -> false))
+                .orElse(List.of());
+        if (problems.isEmpty()) {
+            return Optional.empty();
+        }
+        // every path checks the shape the gadget registered: a device never gets what it cannot read
+        return Optional.of(new Verdict.Deny(DenyReason.INVALID_PARAMS, problems.stream()
+                .map(CommandSpec.ParamProblem::message).collect(java.util.stream.Collectors.joining("; "))));
+    }
+
+    /**
      * {@code awaited}: somebody on this node will {@link #await} the answer, so a future is kept
      * for it; runs and gates are woken through the listeners and keep nothing in memory.
      */
@@ -99,13 +121,9 @@ public class Dispatcher {
         }
         Optional<CommandSpec> spec = gadgets.command(request.gadgetId(), request.command());
         JsonNode params = json.valueToTree(request.params());
-        List<CommandSpec.ParamProblem> problems = spec.map(command -> command.problems(params, value -> false))
-                .orElse(List.of());
-        if (!problems.isEmpty()) {
-            // every path checks the shape the gadget registered: a device never gets what it cannot read
-            Verdict.Deny deny = new Verdict.Deny(DenyReason.INVALID_PARAMS, problems.stream()
-                    .map(CommandSpec.ParamProblem::message).collect(java.util.stream.Collectors.joining("; ")));
-            return new NotSent(notSent(deny), deny);
+        Optional<Verdict.Deny> misfit = misfit(spec, params);
+        if (misfit.isPresent()) {
+            return new NotSent(notSent(misfit.get()), misfit.get());
         }
         long timeoutMs = spec.map(CommandSpec::timeoutMs).orElse(CommandSpec.DEFAULT_TIMEOUT_MS);
         Instant now = clock.instant();

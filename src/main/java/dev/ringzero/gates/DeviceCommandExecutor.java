@@ -42,7 +42,7 @@ import org.springframework.stereotype.Component;
 class DeviceCommandExecutor implements IntentExecutor {
 
     private static final Logger log = LoggerFactory.getLogger(DeviceCommandExecutor.class);
-    private static final Pattern COMMAND = Pattern.compile("^[a-z][a-z0-9_]*(\\.[a-z0-9_]+)+$");
+    private static final Pattern COMMAND = Pattern.compile("^[a-z][a-z0-9_]*+(?:\\.[a-z0-9_]++)++$");
     /** A margin past the device's deadline, so an answer sent at the last moment still counts. */
     static final Duration ANSWER_GRACE = Duration.ofSeconds(1);
 

@@ -19,7 +19,7 @@ final class RegistrationValidator {
     record Rejection(String code, String message) {
     }
 
-    private static final Pattern COMMAND = Pattern.compile("^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$");
+    private static final Pattern COMMAND = Pattern.compile("^[a-z][a-z0-9_]*+(?:\\.[a-z][a-z0-9_]*+)++$");
     private static final Pattern EVENT = Pattern.compile("^[a-z][a-z0-9_.]{0,63}$");
     private static final Pattern PARAM = Pattern.compile("^[a-z][a-z0-9_]{0,63}$");
     private static final Set<String> TYPES = Set.of("string", "number", "integer", "boolean", "object", "array");

@@ -76,6 +76,15 @@ public final class Api {
         return send(builder);
     }
 
+    /** Any method, any Content-Type, any bytes (not UTF-8, say): what a fuzzer sends. */
+    public Response rawBytes(String method, String path, String contentType, byte[] body) {
+        HttpRequest.Builder builder = request(path).method(method, HttpRequest.BodyPublishers.ofByteArray(body));
+        if (contentType != null) {
+            builder.header("Content-Type", contentType);
+        }
+        return send(builder);
+    }
+
     /** The headers of a GET's answer. */
     public java.net.http.HttpHeaders headers(String path) {
         try {

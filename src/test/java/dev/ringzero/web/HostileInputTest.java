@@ -140,4 +140,42 @@ class HostileInputTest extends OwnerWithDeskBotTest {
         assertThat(alice.post("/api/v1/gadgets", "{\"id\":\"tabbed\",\"name\":\"line\\tone\"}").status())
                 .as("a tab is text").isEqualTo(201);
     }
+    // found by fuzz.RestFuzzTest (seed 20230023): each was a 500
+
+    @Test
+    void aVeryLongCommandNameIsAnInvalidDefinitionNotAStackOverflow() {
+        String definition = Definitions.barkWhenShakenHard(bot.gadgetId(), null)
+                .replace("\"command\":\"speaker.play_url\"", "\"command\":\"" + "speaker.play_url".repeat(4000) + "\"");
+        for (String route : new String[] {"/api/v1/gadget-agents", "/api/v1/gadget-agents/dry-run"}) {
+            var response = alice.post(route, definition);
+            assertThat(response.status()).as(route).isEqualTo(400);
+            assertThat(response.problemType()).as(route).endsWith("/invalid-definition");
+        }
+        assertThat(alice.get("/api/v1/gadget-agents").json()).as("nothing stored").isEmpty();
+    }
+
+    @Test
+    void aNumberBeyondADoubleIsAnInvalidDefinition() {
+        String definition = Definitions.barkWhenShakenHard(bot.gadgetId(), null)
+                .replace("{\"kind\":\"invoke\"}", "{\"kind\":-1e400}");
+        var response = alice.post("/api/v1/gadget-agents", definition);
+
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.problemType()).endsWith("/invalid-definition");
+        assertThat(response.body()).contains("out of range");
+        assertThat(alice.get("/api/v1/gadget-agents").json()).as("nothing stored").isEmpty();
+    }
+
+    @Test
+    void aSoundCommandWithMisfitParametersStopsNothingThatPlays() {
+        var playing = alice.post("/api/v1/gadgets/" + bot.gadgetId() + "/commands",
+                "{\"command\":\"speaker.play_url\",\"params\":{\"url\":\"https://example.org/a.mp3\",\"duration_ms\":3000}}");
+        assertThat(playing.status()).isEqualTo(200);
+
+        var refused = alice.post("/api/v1/gadgets/" + bot.gadgetId() + "/commands", "{\"command\":\"speaker.say\",\"params\":{}}");
+
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.problemType()).endsWith("/invalid-params");
+        assertThat(bot.invocations()).as("no speaker.stop for a command never sent").hasSize(1);
+    }
 }

@@ -51,10 +51,35 @@ public final class AgentSchema {
             return List.of(new Violation("", Violation.SCHEMA, "a definition must be a JSON object"));
         }
         Set<Violation> violations = new LinkedHashSet<>();
+        // a number too large for a double reads as an infinity, which the validator cannot compare
+        // with an enum or a bound (it throws): out of range is a violation of its own, found first
+        outOfRange(definition, new ArrayList<>(), violations);
+        if (!violations.isEmpty()) {
+            return List.copyOf(violations);
+        }
         for (ValidationMessage message : SCHEMA.validate(definition)) {
             violations.add(new Violation(pointerOf(message), Violation.SCHEMA, message.getError()));
         }
         return List.copyOf(new ArrayList<>(violations));
+    }
+
+    private static void outOfRange(JsonNode node, List<Object> path, Set<Violation> violations) {
+        if (node.isNumber() && (node.isDouble() || node.isFloat()) && !Double.isFinite(node.doubleValue())) {
+            violations.add(new Violation(Violation.pointer(path.toArray()), Violation.SCHEMA,
+                    "number out of range"));
+        } else if (node.isObject()) {
+            node.fields().forEachRemaining(field -> {
+                path.add(field.getKey());
+                outOfRange(field.getValue(), path, violations);
+                path.remove(path.size() - 1);
+            });
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                path.add(i);
+                outOfRange(node.get(i), path, violations);
+                path.remove(path.size() - 1);
+            }
+        }
     }
 
     private static String pointerOf(ValidationMessage message) {

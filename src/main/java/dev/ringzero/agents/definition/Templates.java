@@ -29,7 +29,7 @@ public final class Templates {
     /** The names a template may start with; the run supplies one context entry for each. */
     public static final Set<String> ROOTS = Set.of("event", "gadget", "state", "run", "trigger");
 
-    private static final Pattern TAG_NAME = Pattern.compile("^[a-zA-Z_][a-zA-Z0-9_]*(\\.[a-zA-Z0-9_]+)*$");
+    private static final Pattern TAG_NAME = Pattern.compile("^[a-zA-Z_][a-zA-Z0-9_]*+(?:\\.[a-zA-Z0-9_]++)*+$");
 
     private static final String OPEN = "{{";
     private static final String CLOSE = "}}";
