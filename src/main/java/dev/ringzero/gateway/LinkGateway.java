@@ -37,8 +37,6 @@ public class LinkGateway {
     static final String PTT_STARTED = "ptt_started";
     static final String PTT_ENDED = "ptt_ended";
     /** The largest {@code uptime_ms} taken as a board's clock: a century. */
-    /** An event's name, as a board registers it ({@link RegistrationValidator}). */
-    static final java.util.regex.Pattern EVENT_NAME = java.util.regex.Pattern.compile("^[a-z][a-z0-9_.]{0,63}$");
     static final long MAX_UPTIME_MS = Duration.ofDays(36_525).toMillis();
 
     private final GadgetStore gadgets;
@@ -186,11 +184,11 @@ public class LinkGateway {
     /** True if the event went to admission, which acknowledges it once it is stored. */
     private boolean event(GadgetStore.Pairing gadget, JsonNode message, boolean redelivered, Runnable acknowledge) {
         JsonNode params = message.path("params");
-        // text, not coerced: an id 5 or an event true is malformed, not the event "5" or "true"; the
-        // name as a board may register it (and the gateway route admits it), or the database refuses
-        // it later (a NUL), and the event is lost with an error instead of refused here
-        if (!"link.event".equals(message.path("method").asText()) || !invocationId(params.path("id"))
-                || !params.path("event").isTextual() || !EVENT_NAME.matcher(params.get("event").asText()).matches()
+        // text, not coerced: an id 5 or an event true is malformed, not the event "5" or "true"; and
+        // text the database takes (no NUL, at most its 64 characters), or the event would be lost with
+        // an error instead of refused here. Any other name is the owner's to see in the inbox.
+        if (!"link.event".equals(message.path("method").asText()) || !linkText(params.path("id"))
+                || !linkText(params.path("event"))
                 || (params.has("data") && !params.get("data").isObject())) {
             rejections.reject(gadget.gadgetId(), "malformed", "link.event needs params {id, event, data?}");
             return false;
@@ -219,11 +217,11 @@ public class LinkGateway {
     }
 
     /**
-     * True if {@code id} could be a link id (an event's, or one of ring 0's invocation ids): text of
-     * 1 to 64 characters, no control characters; anything else would only fail where it is stored or
-     * looked up.
+     * True if {@code id} could be a link id or event name (an event's id and name, one of ring 0's
+     * invocation ids): text of 1 to 64 characters, no control characters; anything else would only
+     * fail where it is stored or looked up.
      */
-    static boolean invocationId(JsonNode id) {
+    static boolean linkText(JsonNode id) {
         if (!id.isTextual() || id.asText().isEmpty() || id.asText().length() > 64) {
             return false;
         }
@@ -232,7 +230,7 @@ public class LinkGateway {
 
     /** True if the answer went to the answer lane, which acknowledges it once it is recorded. */
     private boolean result(String gadgetId, JsonNode message, Runnable acknowledge) {
-        if (!"link.result".equals(message.path("method").asText()) || !invocationId(message.path("id"))) {
+        if (!"link.result".equals(message.path("method").asText()) || !linkText(message.path("id"))) {
             rejections.reject(gadgetId, "malformed", "link.result needs {method, id, ok, payload|error}");
             return false;
         }
