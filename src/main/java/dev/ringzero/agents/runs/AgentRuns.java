@@ -87,7 +87,7 @@ public class AgentRuns {
         this.dispatch = new ActionDispatch(runs, progress, speaker, link, new UnsentActions(runs, gates, json, clock),
                 json, clock);
         this.settlement = new RunSettlement(runs, link, gates, speaker, clock);
-        this.ending = new RunEnding(runs, clock);
+        this.ending = new RunEnding(runs, runAgents, clock);
     }
 
     /** See {@link RunAdmission#admit}. */

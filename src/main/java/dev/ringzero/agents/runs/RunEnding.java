@@ -16,10 +16,12 @@ final class RunEnding {
     private static final Set<String> GOOD = Set.of("completed", "accepted", "gated", "dropped_stale");
 
     private final RunStore runs;
+    private final RunAgents agents;
     private final Clock clock;
 
-    RunEnding(RunStore runs, Clock clock) {
+    RunEnding(RunStore runs, RunAgents agents, Clock clock) {
         this.runs = runs;
+        this.agents = agents;
         this.clock = clock;
     }
 
@@ -28,8 +30,13 @@ final class RunEnding {
      * queued run of the agent, if any (returned, so the engine can wake it).
      */
     Optional<String> finish(String runId) {
-        runs.end(runId, statusOf(runs.actions(runId)), null, clock.instant());
         RunStore.Run run = runs.find(runId).orElseThrow();
+        // the agent's row lock, as admission takes it, before this run ends: a run admitted
+        // meanwhile either committed as queued before the read below (and gets the turn here) or
+        // sees this run ended (and starts). Without it both could miss the other, and that queued
+        // run and every one after it waited forever (the fault suite, after a restart's burst)
+        agents.lock(run.agentId());
+        runs.end(runId, statusOf(runs.actions(runId)), null, clock.instant());
         return nextTurn(runs.active(run.agentId()));
     }
 

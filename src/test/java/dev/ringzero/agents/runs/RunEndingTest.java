@@ -15,7 +15,8 @@ class RunEndingTest {
 
     private final RunStore runs = RunFixtures.store();
     private final RunFixtures.TestClock clock = new RunFixtures.TestClock(T0.plusSeconds(9));
-    private final RunEnding underTest = new RunEnding(runs, clock);
+    private final RunFixtures.FakeAgents agents = new RunFixtures.FakeAgents();
+    private final RunEnding underTest = new RunEnding(runs, agents, clock);
 
     private static List<RunStore.Action> outcomes(String... outcomes) {
         return Arrays.stream(outcomes).map(outcome -> new RunStore.Action(0, "desk-1", "display.show_text", "{}",
@@ -52,6 +53,15 @@ class RunEndingTest {
         RunStore.Run finished = runs.find("r1").orElseThrow();
         assertThat(finished.status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(finished.endedAt()).isEqualTo(clock.instant());
+    }
+
+    @Test
+    void finishingHoldsTheAgentsAdmissionLockSoNoQueuedRunIsMissed() {
+        runningWithActions(runs, "r1", T0, "display.show_text");
+
+        underTest.finish("r1");
+
+        assertThat(agents.locked).containsExactly(AGENT);
     }
 
     @Test
