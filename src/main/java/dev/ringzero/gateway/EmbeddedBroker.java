@@ -23,8 +23,12 @@ import org.springframework.context.SmartLifecycle;
 public class EmbeddedBroker implements SmartLifecycle, BrokerAccess {
 
     private static final Logger log = LoggerFactory.getLogger(EmbeddedBroker.class);
-    /** Starts before the platform's MQTT client (which uses the default phase). */
-    static final int PHASE = Integer.MAX_VALUE / 2 - 1000;
+    /**
+     * Starts before the platform's MQTT client managers (phase 0) and stops after them: stopped
+     * first, it cut their connections under them (ERROR "Connection lost"), and each manager's
+     * disconnect then waited out Paho's 30 s quiesce, so a SIGTERM took 90 s to end the JVM.
+     */
+    static final int PHASE = -1000;
 
     private final MqttSettings settings;
     private final String servicePassword;

@@ -151,6 +151,9 @@ class MqttConfig {
         options.setMaxInflight(1_000);
         options.setKeepAliveInterval(30);
         LinkClientManager manager = new LinkClientManager(options, clientId);
+        // at a stop Paho sends DISCONNECT and then waits this long for a completion that does not come
+        // (the broker just closes the socket): 5 s per connection by default, 15 s of every stop
+        manager.setDisconnectCompletionTimeout(500);
         manager.setPersistence(new org.eclipse.paho.client.mqttv3.persist.MemoryPersistence());
         return manager;
     }
