@@ -52,8 +52,16 @@ class MqttConfig {
     @Bean
     @ConditionalOnProperty(name = "ringzero.mqtt.embedded", havingValue = "true", matchIfMissing = true)
     EmbeddedBroker embeddedBroker(MqttSettings settings, @Qualifier("mqttServicePassword") String password,
-            GadgetStore gadgets) {
-        return new EmbeddedBroker(settings, password, gadgets);
+            GadgetStore gadgets, @org.springframework.beans.factory.annotation.Value(
+                    "${ringzero.mqtt.embedded-data-path:./data/moquette}") java.nio.file.Path dataPath) {
+        return new EmbeddedBroker(settings, password, gadgets, dataPath);
+    }
+
+    /** Opens the embedded broker's board front to the gateway once the platform consumes (see the class). */
+    @Bean
+    @ConditionalOnProperty(name = "ringzero.mqtt.embedded", havingValue = "true", matchIfMissing = true)
+    EmbeddedBoardDoor embeddedBoardDoor(EmbeddedBroker broker, LinkGateway gateway) {
+        return new EmbeddedBoardDoor(broker, gateway);
     }
 
     @Bean
@@ -70,7 +78,7 @@ class MqttConfig {
     @Bean
     LinkClientManager mqttClientManager(MqttSettings settings, @Qualifier("mqttServicePassword") String password,
             java.util.Optional<EmbeddedBroker> embedded) {
-        LinkClientManager manager = clientManager(settings, password, settings.clientId(), false);
+        LinkClientManager manager = clientManager(settings, password, settings.clientId(), false, embedded);
         manager.setManualAcks(true);
         return manager;
     }
@@ -84,7 +92,7 @@ class MqttConfig {
     @Bean
     Mqttv3ClientManager mqttOutboundClientManager(MqttSettings settings,
             @Qualifier("mqttServicePassword") String password, java.util.Optional<EmbeddedBroker> embedded) {
-        return clientManager(settings, password, settings.clientId() + "-out", true);
+        return clientManager(settings, password, settings.clientId() + "-out", true, embedded);
     }
 
     /**
@@ -97,7 +105,8 @@ class MqttConfig {
     @Bean
     LinkClientManager mqttAnswersClientManager(MqttSettings settings,
             @Qualifier("mqttServicePassword") String password, java.util.Optional<EmbeddedBroker> embedded) {
-        LinkClientManager manager = clientManager(settings, password, settings.clientId() + "-answers", false);
+        LinkClientManager manager = clientManager(settings, password, settings.clientId() + "-answers", false,
+                embedded);
         manager.setManualAcks(true);
         return manager;
     }
@@ -112,9 +121,22 @@ class MqttConfig {
     static final class LinkClientManager extends Mqttv3ClientManager {
 
         private volatile org.eclipse.paho.client.mqttv3.MqttCallback unmatched;
+        private final java.util.function.Supplier<String> url;
 
         LinkClientManager(MqttConnectOptions options, String clientId) {
+            this(options, clientId, () -> options.getServerURIs()[0]);
+        }
+
+        LinkClientManager(MqttConnectOptions options, String clientId, java.util.function.Supplier<String> url) {
             super(options, clientId);
+            this.url = url;
+        }
+
+        /** The embedded broker's own port is known once it has started, before this (see EmbeddedBroker.PHASE). */
+        @Override
+        public void start() {
+            getConnectionInfo().setServerURIs(new String[] {url.get()});
+            super.start();
         }
 
         void deliverUnmatchedTo(org.eclipse.paho.client.mqttv3.MqttCallback adapter) {
@@ -138,7 +160,7 @@ class MqttConfig {
     }
 
     private static LinkClientManager clientManager(MqttSettings settings, String password, String clientId,
-            boolean cleanSession) {
+            boolean cleanSession, java.util.Optional<EmbeddedBroker> embedded) {
         MqttConnectOptions options = new MqttConnectOptions();
         options.setServerURIs(new String[] {settings.url()});
         options.setUserName(settings.serviceUsername());
@@ -150,7 +172,9 @@ class MqttConfig {
         options.setCleanSession(cleanSession);
         options.setMaxInflight(1_000);
         options.setKeepAliveInterval(30);
-        LinkClientManager manager = new LinkClientManager(options, clientId);
+        // the platform's connections go to the embedded broker itself; boards reach it through its front
+        LinkClientManager manager = new LinkClientManager(options, clientId,
+                embedded.<java.util.function.Supplier<String>>map(broker -> broker::clientUrl).orElse(settings::url));
         // at a stop Paho sends DISCONNECT and then waits this long for a completion that does not come
         // (the broker just closes the socket): 5 s per connection by default, 15 s of every stop
         manager.setDisconnectCompletionTimeout(500);
