@@ -344,6 +344,11 @@ public class AgentRuns {
      * queued run of the agent, if any (returned, so the engine can wake it).
      */
     public Optional<String> finish(String runId) {
+        // the agent's row lock, as admission takes it, before this run ends: a run admitted
+        // meanwhile either committed as queued before the read below (and gets the turn here) or
+        // sees this run ended (and starts). Without it both could miss the other, and that queued
+        // run and every one after it waited forever (the fault suite, after a restart's burst)
+        agentStore.lock(runs.find(runId).orElseThrow().agentId());
         List<RunStore.Action> actions = runs.actions(runId);
         // a gated action is not a failure: the run did its part, the gate carries the rest
         long good = actions.stream().filter(a -> "completed".equals(a.outcome()) || "accepted".equals(a.outcome())
