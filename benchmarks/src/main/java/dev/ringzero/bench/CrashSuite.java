@@ -88,18 +88,71 @@ public final class CrashSuite {
     private record Seen(String gadget, ReceivedInvocation invocation) {
     }
 
+    private int brokerRestarts;
+    private Runnable brokerRestart;
+
     CrashSuite(Plan plan) {
         this.plan = plan;
         this.random = new Random(plan.seed());
     }
 
+    /** Also restarts the (external) broker this many times under load, after the platform's kills. */
+    CrashSuite withBrokerRestarts(int times, Runnable restart) {
+        this.brokerRestarts = times;
+        this.brokerRestart = restart;
+        return this;
+    }
+
     public static void main(String[] argv) throws Exception {
         Args args = new Args(argv);
         Plan plan = plan(args);
-        Findings findings = new CrashSuite(plan).run();
+        CrashSuite suite = new CrashSuite(plan);
+        if (args.all().containsKey("broker-state")) {
+            Path repo = Path.of(args.text("repo", "..")).toAbsolutePath();
+            suite.withBrokerRestarts(args.integer("broker-restarts", 1), mosquittoRestart(repo,
+                    Path.of(args.required("broker-state")), args.integer("mqtt-port", 18910),
+                    args.required("mqtt-service-password")));
+        }
+        Findings findings = suite.run();
         findings.details().forEach(d -> log("  %s", d));
         log("%s", findings.summary());
         System.exit(findings.clean() ? 0 : 1);
+    }
+
+    /** RingZero's Mosquitto stopped (SIGTERM, as an upgrade would) and started again on its state. */
+    static Runnable mosquittoRestart(Path repo, Path state, int port, String servicePassword) {
+        return () -> {
+            try {
+                script(repo, Map.of(), "mqtt-broker/stop.sh", state.toString());
+                for (int i = 0; i < 100 && listening(port); i++) {
+                    Thread.sleep(50);
+                }
+                script(repo, Map.of("RINGZERO_MQTT_SERVICE_PASSWORD", servicePassword), "mqtt-broker/start.sh",
+                        state.toString(), String.valueOf(port));
+            } catch (Exception e) {
+                throw new IllegalStateException("restarting the broker", e);
+            }
+        };
+    }
+
+    static void script(Path repo, Map<String, String> env, String script, String... args) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(repo.resolve(script).toString());
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
+        builder.environment().putAll(env);
+        int status = builder.start().waitFor();
+        if (status != 0) {
+            throw new IllegalStateException(script + " exited with " + status);
+        }
+    }
+
+    private static boolean listening(int port) {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+            return true;
+        } catch (java.io.IOException e) {
+            return false;
+        }
     }
 
     static Plan plan(Args args) {
@@ -178,6 +231,14 @@ public final class CrashSuite {
                 log("SIGKILL %d of %d, %d ms after the last (re)start's load resumed; %d events sent so far", k + 1,
                         plan.kills(), after, sent.get());
                 log("restarted, healthy after %s", platform.start(Duration.ofMinutes(4)));
+            }
+            for (int k = 0; k < brokerRestarts; k++) {
+                long after = 3_000 + random.nextInt(5_000);
+                Thread.sleep(after);
+                long t0 = System.nanoTime();
+                brokerRestart.run();
+                log("broker restarted (%d of %d), %d ms into this stretch of load, in %d ms; %d events sent so far",
+                        k + 1, brokerRestarts, after, (System.nanoTime() - t0) / 1_000_000, sent.get());
             }
             Thread.sleep(3_000 + random.nextInt(3_000));
             loading.set(false);

@@ -62,7 +62,11 @@ class CrashSuiteTest {
             CrashSuite.Plan plan = new CrashSuite.Plan("production", jar(), data.resolve("platform"),
                     port("fault.production-http-port", 18901), env, seed(), 6, 12, 1, 2);
 
-            CrashSuite.Findings findings = new CrashSuite(plan).run();
+            // -Dfault.broker-restarts=N also restarts Mosquitto under load: not in CI yet, it loses events
+            // (mqtt-broker/ runs Mosquitto with persistence off; README, "What survives a crash")
+            CrashSuite.Findings findings = new CrashSuite(plan).withBrokerRestarts(Integer.getInteger(
+                    "fault.broker-restarts", 0), CrashSuite.mosquittoRestart(REPO, brokerState, mqttPort,
+                    servicePassword)).run();
 
             assertThat(findings.clean()).as(findings.summary() + "\n" + String.join("\n", findings.details()))
                     .isTrue();
@@ -116,12 +120,6 @@ class CrashSuiteTest {
     }
 
     private static void run(Map<String, String> env, String script, String... args) throws Exception {
-        String[] command = new String[args.length + 1];
-        command[0] = REPO.resolve(script).toString();
-        System.arraycopy(args, 0, command, 1, args.length);
-        ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
-        builder.environment().putAll(env);
-        int status = builder.start().waitFor();
-        assertThat(status).as(script + " exit status").isZero();
+        CrashSuite.script(REPO, env, script, args);
     }
 }
