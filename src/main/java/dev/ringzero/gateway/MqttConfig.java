@@ -143,12 +143,50 @@ class MqttConfig {
             this.unmatched = adapter;
         }
 
+        /** What arrived before the adapter had started, in order (see messageArrived); guarded by itself. */
+        private final List<Object[]> early = new ArrayList<>();
+        private boolean adapterStarted;
+
         @Override
         public void messageArrived(String topic, org.eclipse.paho.client.mqttv3.MqttMessage message) {
             org.eclipse.paho.client.mqttv3.MqttCallback adapter = unmatched;
             if (adapter == null) {
                 return;
             }
+            synchronized (early) {
+                if (!adapterStarted && adapter instanceof org.springframework.context.Lifecycle lifecycle
+                        && !lifecycle.isRunning()) {
+                    // A persistent session's backlog arrives with the connection, before the adapter has
+                    // started and can acknowledge anything: handed to it, the first message failed
+                    // ("Client has changed"), Paho dropped the connection, the adapter's subscribing
+                    // failed, and the node took no event until its next restart (the fault suite,
+                    // production shape). They wait here, unacknowledged, for the adapter's start.
+                    early.add(new Object[] {topic, message});
+                    return;
+                }
+                deliver(adapter, topic, message);
+            }
+        }
+
+        /** The adapter has started: what came before goes to it now, in the order it came. */
+        void adapterStarted() {
+            synchronized (early) {
+                adapterStarted = true;
+                for (Object[] waiting : early) {
+                    try {
+                        deliver(unmatched, (String) waiting[0], (org.eclipse.paho.client.mqttv3.MqttMessage) waiting[1]);
+                    } catch (RuntimeException e) {
+                        // unacknowledged: the broker delivers it again on the next connection
+                        log.warn("a message that arrived before {} had started was not taken: {}", getClientId(),
+                                e.toString());
+                    }
+                }
+                early.clear();
+            }
+        }
+
+        private static void deliver(org.eclipse.paho.client.mqttv3.MqttCallback adapter, String topic,
+                org.eclipse.paho.client.mqttv3.MqttMessage message) {
             try {
                 adapter.messageArrived(topic, message);
             } catch (RuntimeException e) {
@@ -218,7 +256,15 @@ class MqttConfig {
     }
 
     private MqttPahoMessageDrivenChannelAdapter inboundAdapter(Mqttv3ClientManager manager, List<String> topics) {
-        var adapter = new MqttPahoMessageDrivenChannelAdapter(manager, topics.toArray(String[]::new));
+        var adapter = new MqttPahoMessageDrivenChannelAdapter(manager, topics.toArray(String[]::new)) {
+            @Override
+            protected void doStart() {
+                super.doStart();
+                if (manager instanceof LinkClientManager link) {
+                    link.adapterStarted();
+                }
+            }
+        };
         DefaultPahoMessageConverter converter = new DefaultPahoMessageConverter();
         converter.setPayloadAsBytes(true);
         adapter.setConverter(converter);
