@@ -115,7 +115,6 @@ public final class CrashSuite {
         }
         Findings findings = suite.run();
         findings.details().forEach(d -> log("  %s", d));
-        log("%s", findings.summary());
         System.exit(findings.clean() ? 0 : 1);
     }
 
@@ -293,6 +292,7 @@ public final class CrashSuite {
             }
             Thread.sleep(2_000);
             Findings findings = judge(owner, agents, roverAgent, gates, rover);
+            log("%s", findings.summary());
             Duration stopped = platform.stop(Duration.ofSeconds(60));
             log("SIGTERM: the platform exited %s", stopped == null ? "NOT within 60 s" : "after " + stopped);
             if (stopped == null) {
