@@ -26,31 +26,55 @@ import org.springframework.context.SmartLifecycle;
 public class EmbeddedBroker implements SmartLifecycle, BrokerAccess {
 
     private static final Logger log = LoggerFactory.getLogger(EmbeddedBroker.class);
-    /** Starts before the platform's MQTT client (which uses the default phase). */
-    static final int PHASE = Integer.MAX_VALUE / 2 - 1000;
+    /**
+     * Starts before the platform's MQTT client managers (phase 0) and stops after them: stopped
+     * first, it cut their connections under them (ERROR "Connection lost"), and each manager's
+     * disconnect then waited out Paho's 30 s quiesce, so a SIGTERM took 90 s to end the JVM.
+     */
+    static final int PHASE = -1000;
 
     private final MqttSettings settings;
     private final String servicePassword;
     private final GadgetStore gadgets;
+    private final java.nio.file.Path dataPath;
+    private final BoardFront front;
     private Server server;
+    private volatile int brokerPort;
 
     public EmbeddedBroker(MqttSettings settings, String servicePassword, GadgetStore gadgets) {
+        this(settings, servicePassword, gadgets, java.nio.file.Path.of(System.getProperty("java.io.tmpdir"),
+                "ringzero-moquette-" + settings.port()));
+    }
+
+    /**
+     * @param dataPath where Moquette keeps its files (its broker id; nothing of a message: what it
+     *                 holds in memory matters to no one once {@link BoardFront} takes the boards' events)
+     */
+    public EmbeddedBroker(MqttSettings settings, String servicePassword, GadgetStore gadgets,
+            java.nio.file.Path dataPath) {
         this.settings = settings;
         this.servicePassword = servicePassword;
         this.gadgets = gadgets;
+        this.dataPath = dataPath;
+        this.front = new BoardFront(settings.host(), settings.port(), "127.0.0.1",
+                LinkLimits.MAX_MESSAGE_BYTES + 65_536);
     }
 
     @Override
     public void start() {
         Properties properties = new Properties();
-        properties.setProperty("host", settings.host());
-        properties.setProperty("port", String.valueOf(settings.port()));
+        // the broker itself listens on a free loopback port, for the platform's own connections and
+        // the board front; boards reach it through the front on settings.port(). Chosen here, not
+        // with port 0: Moquette records the port it bound asynchronously (Server#getPort races it)
+        brokerPort = freeLoopbackPort();
+        properties.setProperty("host", "127.0.0.1");
+        properties.setProperty("port", String.valueOf(brokerPort));
         properties.setProperty("websocket_port", "disabled");
         properties.setProperty("allow_anonymous", "false");
+        // Moquette's persistence would not make an acknowledged event durable: it acknowledges a
+        // publish once queued in memory, and keeps what is in flight to a subscriber in memory
+        // whatever its storage (Moquette 0.17 PostOffice#receivedPublishQos1, Session#sendPublishQos1)
         properties.setProperty("persistence_enabled", "false");
-        // Moquette keeps a broker id file; keep it out of the working directory
-        java.nio.file.Path dataPath = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"),
-                "ringzero-moquette-" + settings.port());
         try {
             java.nio.file.Files.createDirectories(dataPath);
         } catch (IOException e) {
@@ -70,11 +94,49 @@ public class EmbeddedBroker implements SmartLifecycle, BrokerAccess {
             throw new IllegalStateException("the embedded MQTT broker cannot listen on " + settings.url()
                     + " (is the port taken? set ringzero.mqtt.port)", e);
         }
+        try {
+            front.start(brokerPort);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while opening " + settings.url(), e);
+        } catch (RuntimeException e) {
+            server.stopServer();
+            server = null;
+            throw new IllegalStateException("the embedded MQTT broker cannot listen on " + settings.url()
+                    + " (is the port taken? set ringzero.mqtt.port)", e);
+        }
         log.info("embedded MQTT broker listening on {}", settings.url());
+    }
+
+    private static int freeLoopbackPort() {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException("no free loopback port for the embedded broker", e);
+        }
+    }
+
+    /** The broker's own address, for the platform's connections (the boards' is {@link MqttSettings#url}). */
+    public String clientUrl() {
+        if (server == null) {
+            throw new IllegalStateException("the embedded broker is not running");
+        }
+        return "tcp://127.0.0.1:" + brokerPort;
+    }
+
+    /** Boards' events and answers go to {@code handoff} from now on (until then they wait, unacknowledged). */
+    void deliverBoardMessagesTo(BoardFront.Handoff handoff) {
+        front.deliverTo(handoff);
+    }
+
+    /** No board may reach the platform any more; the broker itself stays for the platform's connections. */
+    void closeToBoards() {
+        front.stop();
     }
 
     @Override
     public void stop() {
+        front.stop();
         if (server != null) {
             server.stopServer();
             server = null;

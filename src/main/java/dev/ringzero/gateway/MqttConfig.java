@@ -53,8 +53,16 @@ class MqttConfig {
     @Bean
     @ConditionalOnProperty(name = "ringzero.mqtt.embedded", havingValue = "true", matchIfMissing = true)
     EmbeddedBroker embeddedBroker(MqttSettings settings, @Qualifier("mqttServicePassword") String password,
-            GadgetStore gadgets) {
-        return new EmbeddedBroker(settings, password, gadgets);
+            GadgetStore gadgets, @org.springframework.beans.factory.annotation.Value(
+                    "${ringzero.mqtt.embedded-data-path:./data/moquette}") java.nio.file.Path dataPath) {
+        return new EmbeddedBroker(settings, password, gadgets, dataPath);
+    }
+
+    /** Opens the embedded broker's board front to the gateway once the platform consumes (see the class). */
+    @Bean
+    @ConditionalOnProperty(name = "ringzero.mqtt.embedded", havingValue = "true", matchIfMissing = true)
+    EmbeddedBoardDoor embeddedBoardDoor(EmbeddedBroker broker, LinkGateway gateway) {
+        return new EmbeddedBoardDoor(broker, gateway);
     }
 
     @Bean
@@ -71,7 +79,7 @@ class MqttConfig {
     @Bean
     LinkClientManager mqttClientManager(MqttSettings settings, @Qualifier("mqttServicePassword") String password,
             java.util.Optional<EmbeddedBroker> embedded) {
-        LinkClientManager manager = clientManager(settings, password, settings.clientId(), false);
+        LinkClientManager manager = clientManager(settings, password, settings.clientId(), false, embedded);
         manager.setManualAcks(true);
         return manager;
     }
@@ -85,7 +93,7 @@ class MqttConfig {
     @Bean
     Mqttv3ClientManager mqttOutboundClientManager(MqttSettings settings,
             @Qualifier("mqttServicePassword") String password, java.util.Optional<EmbeddedBroker> embedded) {
-        return clientManager(settings, password, settings.clientId() + "-out", true);
+        return clientManager(settings, password, settings.clientId() + "-out", true, embedded);
     }
 
     /**
@@ -98,7 +106,8 @@ class MqttConfig {
     @Bean
     LinkClientManager mqttAnswersClientManager(MqttSettings settings,
             @Qualifier("mqttServicePassword") String password, java.util.Optional<EmbeddedBroker> embedded) {
-        LinkClientManager manager = clientManager(settings, password, settings.clientId() + "-answers", false);
+        LinkClientManager manager = clientManager(settings, password, settings.clientId() + "-answers", false,
+                embedded);
         manager.setManualAcks(true);
         return manager;
     }
@@ -113,14 +122,31 @@ class MqttConfig {
     static final class LinkClientManager extends Mqttv3ClientManager {
 
         private volatile org.eclipse.paho.client.mqttv3.MqttCallback unmatched;
+        private final java.util.function.Supplier<String> url;
 
         LinkClientManager(MqttConnectOptions options, String clientId) {
+            this(options, clientId, () -> options.getServerURIs()[0]);
+        }
+
+        LinkClientManager(MqttConnectOptions options, String clientId, java.util.function.Supplier<String> url) {
             super(options, clientId);
+            this.url = url;
+        }
+
+        /** The embedded broker's own port is known once it has started, before this (see EmbeddedBroker.PHASE). */
+        @Override
+        public void start() {
+            getConnectionInfo().setServerURIs(new String[] {url.get()});
+            super.start();
         }
 
         void deliverUnmatchedTo(org.eclipse.paho.client.mqttv3.MqttCallback adapter) {
             this.unmatched = adapter;
         }
+
+        /** What arrived before the adapter had started, in order (see messageArrived); guarded by itself. */
+        private final List<Object[]> early = new ArrayList<>();
+        private boolean adapterStarted;
 
         @Override
         public void messageArrived(String topic, org.eclipse.paho.client.mqttv3.MqttMessage message) {
@@ -128,6 +154,40 @@ class MqttConfig {
             if (adapter == null) {
                 return;
             }
+            synchronized (early) {
+                if (!adapterStarted && adapter instanceof org.springframework.context.Lifecycle lifecycle
+                        && !lifecycle.isRunning()) {
+                    // A persistent session's backlog arrives with the connection, before the adapter has
+                    // started and can acknowledge anything: handed to it, the first message failed
+                    // ("Client has changed"), Paho dropped the connection, the adapter's subscribing
+                    // failed, and the node took no event until its next restart (the fault suite,
+                    // production shape). They wait here, unacknowledged, for the adapter's start.
+                    early.add(new Object[] {topic, message});
+                    return;
+                }
+                deliver(adapter, topic, message);
+            }
+        }
+
+        /** The adapter has started: what came before goes to it now, in the order it came. */
+        void adapterStarted() {
+            synchronized (early) {
+                adapterStarted = true;
+                for (Object[] waiting : early) {
+                    try {
+                        deliver(unmatched, (String) waiting[0], (org.eclipse.paho.client.mqttv3.MqttMessage) waiting[1]);
+                    } catch (RuntimeException e) {
+                        // unacknowledged: the broker delivers it again on the next connection
+                        log.warn("a message that arrived before {} had started was not taken: {}", getClientId(),
+                                e.toString());
+                    }
+                }
+                early.clear();
+            }
+        }
+
+        private static void deliver(org.eclipse.paho.client.mqttv3.MqttCallback adapter, String topic,
+                org.eclipse.paho.client.mqttv3.MqttMessage message) {
             try {
                 adapter.messageArrived(topic, message);
             } catch (RuntimeException e) {
@@ -139,7 +199,7 @@ class MqttConfig {
     }
 
     private static LinkClientManager clientManager(MqttSettings settings, String password, String clientId,
-            boolean cleanSession) {
+            boolean cleanSession, java.util.Optional<EmbeddedBroker> embedded) {
         MqttConnectOptions options = new MqttConnectOptions();
         options.setServerURIs(new String[] {settings.url()});
         options.setUserName(settings.serviceUsername());
@@ -151,7 +211,12 @@ class MqttConfig {
         options.setCleanSession(cleanSession);
         options.setMaxInflight(1_000);
         options.setKeepAliveInterval(30);
-        LinkClientManager manager = new LinkClientManager(options, clientId);
+        // the platform's connections go to the embedded broker itself; boards reach it through its front
+        LinkClientManager manager = new LinkClientManager(options, clientId,
+                embedded.<java.util.function.Supplier<String>>map(broker -> broker::clientUrl).orElse(settings::url));
+        // at a stop Paho sends DISCONNECT and then waits this long for a completion that does not come
+        // (the broker just closes the socket): 5 s per connection by default, 15 s of every stop
+        manager.setDisconnectCompletionTimeout(500);
         manager.setPersistence(new org.eclipse.paho.client.mqttv3.persist.MemoryPersistence());
         return manager;
     }
@@ -192,7 +257,15 @@ class MqttConfig {
     }
 
     private MqttPahoMessageDrivenChannelAdapter inboundAdapter(Mqttv3ClientManager manager, List<String> topics) {
-        var adapter = new MqttPahoMessageDrivenChannelAdapter(manager, topics.toArray(String[]::new));
+        var adapter = new MqttPahoMessageDrivenChannelAdapter(manager, topics.toArray(String[]::new)) {
+            @Override
+            protected void doStart() {
+                super.doStart();
+                if (manager instanceof LinkClientManager link) {
+                    link.adapterStarted();
+                }
+            }
+        };
         DefaultPahoMessageConverter converter = new DefaultPahoMessageConverter();
         converter.setPayloadAsBytes(true);
         adapter.setConverter(converter);

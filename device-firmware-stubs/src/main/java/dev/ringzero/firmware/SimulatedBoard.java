@@ -81,6 +81,7 @@ public abstract class SimulatedBoard implements AutoCloseable {
     private final BoundedLog<ControlNotice> controlNotices = new BoundedLog<>(DEFAULT_HISTORY);
     private final Map<String, RawSubscription> rawSubscriptions = new ConcurrentHashMap<>();
     private final ArrayDeque<Outgoing> outbox = new ArrayDeque<>();
+    private volatile Consumer<String> eventAcknowledged;
 
     private final Object lifecycle = new Object();
     private volatile MqttAsyncClient client;
@@ -99,7 +100,8 @@ public abstract class SimulatedBoard implements AutoCloseable {
     private record RegisterAttempt(String id, CompletableFuture<RegisterReply> reply) {
     }
 
-    private record Outgoing(String topic, byte[] payload) {
+    /** {@code eventId}: the {@code link.event} this message carries, or null for any other message. */
+    private record Outgoing(String topic, byte[] payload, String eventId) {
     }
 
     /** A board with its own single timer thread. */
@@ -692,8 +694,33 @@ public abstract class SimulatedBoard implements AutoCloseable {
         envelope.put("params", params);
         sentEvents.add(new SentEvent(eventId, event, body, clock.instant()));
         LOG.log(Level.DEBUG, "board {0} -> event {1} {2}", config.clientId(), event, eventId);
-        publishOrQueue(config.topic("events"), FirmwareJson.bytes(envelope));
+        publishOrQueue(config.topic("events"), FirmwareJson.bytes(envelope), eventId);
         return eventId;
+    }
+
+    /**
+     * Called with an event's id once the broker has acknowledged it (its PUBACK): from then on the
+     * board has let go of it, and the platform owes it a decision. A fault test counts these.
+     */
+    public void onEventAcknowledged(Consumer<String> listener) {
+        eventAcknowledged = listener;
+    }
+
+    private IMqttActionListener acknowledged(String eventId) {
+        return new IMqttActionListener() {
+            @Override
+            public void onSuccess(IMqttToken token) {
+                Consumer<String> listener = eventAcknowledged;
+                if (listener != null) {
+                    listener.accept(eventId);
+                }
+            }
+
+            @Override
+            public void onFailure(IMqttToken token, Throwable failure) {
+                // not acknowledged: the link dropped it (a clean session forgets its in-flight messages)
+            }
+        };
     }
 
     /** Events this board emitted (newest {@link #setHistoryLimit limit}). */
@@ -803,12 +830,16 @@ public abstract class SimulatedBoard implements AutoCloseable {
      * queue behind it.
      */
     private void publishOrQueue(String topic, byte[] payload) {
+        publishOrQueue(topic, payload, null);
+    }
+
+    private void publishOrQueue(String topic, byte[] payload, String eventId) {
         if (stopped) {
             LOG.log(Level.DEBUG, "board {0} is stopped; dropped a message for {1}", config.clientId(), topic);
             return;
         }
         synchronized (outbox) {
-            outbox.addLast(new Outgoing(topic, payload));
+            outbox.addLast(new Outgoing(topic, payload, eventId));
             if (outbox.size() > OUTBOX_LIMIT) {
                 Outgoing dropped = outbox.removeFirst();
                 LOG.log(Level.WARNING, "board {0} outbox full; dropped a message for {1}", config.clientId(), dropped.topic());
@@ -832,7 +863,11 @@ public abstract class SimulatedBoard implements AutoCloseable {
             while (!outbox.isEmpty()) {
                 Outgoing next = outbox.peekFirst();
                 try {
-                    c.publish(next.topic(), next.payload(), QOS, false);
+                    if (next.eventId() == null) {
+                        c.publish(next.topic(), next.payload(), QOS, false);
+                    } else {
+                        c.publish(next.topic(), next.payload(), QOS, false, null, acknowledged(next.eventId()));
+                    }
                     outbox.removeFirst();
                 } catch (MqttException e) {
                     // not connected or in-flight window full: try again on deliveryComplete or link-up

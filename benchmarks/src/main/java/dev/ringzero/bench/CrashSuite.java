@@ -1,0 +1,531 @@
+package dev.ringzero.bench;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ringzero.firmware.DeskBot;
+import dev.ringzero.firmware.LinkConfig;
+import dev.ringzero.firmware.ReceivedInvocation;
+import dev.ringzero.firmware.Rover;
+
+/**
+ * The fault suite (issues 22 and 26): the platform as a real process, killed with SIGKILL at
+ * seeded random moments while simulated boards load it, started again on the same data, and
+ * then judged by what the boards saw:
+ * <ul>
+ *   <li>every event the broker acknowledged to a board has a run or a visible shed decision;</li>
+ *   <li>every command a board received is named by its run (the run's action has its invocation id);</li>
+ *   <li>no effect happened twice: one execution per (gadget, event), whatever the invocation ids;</li>
+ *   <li>no run is still active once its deadline has passed;</li>
+ *   <li>a gate approved for a physical command, killed between the approval and the device's answer,
+ *       is never {@code pending} again, ends, and the rover drove at most once.</li>
+ * </ul>
+ * The same checks on either shape: {@code default} (H2 file + embedded broker, {@code java -jar} with
+ * nothing else) or {@code production} (PostgreSQL + RingZero's Mosquitto, which outlive the kill).
+ * {@link #main} prints one line per finding and a summary; exit status 0 only if every count is zero.
+ */
+public final class CrashSuite {
+
+    private static final Pattern EVENT_ID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+    private static final Set<String> ACTIVE = Set.of("admitted", "queued", "running");
+    private static final Set<String> GATE_ENDS = Set.of("executed", "failed", "unknown", "expired", "denied");
+    /** The agents' maxRunSeconds: a run still active this long after its start (plus slack) broke its deadline. */
+    private static final int MAX_RUN_SECONDS = 20;
+
+    /** What one run of the suite found; every count must be zero. */
+    record Findings(String shape, long seed, int kills, long acknowledged, long routed, long shed,
+            long acknowledgedWithoutDecision, long invocations, long invocationsNotNamedByARun,
+            long effectsTwice, long runsActiveAfterDeadline, int gateTries, long gatesPendingAfterApproval,
+            long gatesNotEnded, long gateDrivesTwice, List<String> details) {
+
+        boolean clean() {
+            return acknowledgedWithoutDecision == 0 && invocationsNotNamedByARun == 0 && effectsTwice == 0
+                    && runsActiveAfterDeadline == 0 && gatesPendingAfterApproval == 0 && gatesNotEnded == 0
+                    && gateDrivesTwice == 0;
+        }
+
+        String summary() {
+            return String.format("%s seed=%d kills=%d: acknowledged=%d routed=%d shed=%d | acknowledged without "
+                    + "decision=%d, invocations=%d not named by a run=%d, effects twice=%d, runs active after "
+                    + "deadline=%d | gates=%d pending after approval=%d not ended=%d drove twice=%d", shape, seed,
+                    kills, acknowledged, routed, shed, acknowledgedWithoutDecision, invocations,
+                    invocationsNotNamedByARun, effectsTwice, runsActiveAfterDeadline, gateTries,
+                    gatesPendingAfterApproval, gatesNotEnded, gateDrivesTwice);
+        }
+    }
+
+    /** How to run: the shape's environment and the load. */
+    record Plan(String shape, Path jar, Path dataDir, int httpPort, Map<String, String> environment, long seed,
+            int gadgets, double rate, int kills, int gateKills) {
+    }
+
+    private final Plan plan;
+    private final Random random;
+    private final Map<String, Set<String>> acknowledged = new ConcurrentHashMap<>();
+    /** The load's own events (a board also sends link signals such as speaker_idle, which start nothing). */
+    private final Set<String> loadEvents = ConcurrentHashMap.newKeySet();
+    private final List<Seen> seen = new CopyOnWriteArrayList<>();
+    private final List<String> details = new CopyOnWriteArrayList<>();
+
+    /** A command as a board saw it. */
+    private record Seen(String gadget, ReceivedInvocation invocation) {
+    }
+
+    private int brokerRestarts;
+    private Runnable brokerRestart;
+
+    CrashSuite(Plan plan) {
+        this.plan = plan;
+        this.random = new Random(plan.seed());
+    }
+
+    /** Also restarts the (external) broker this many times under load, after the platform's kills. */
+    CrashSuite withBrokerRestarts(int times, Runnable restart) {
+        this.brokerRestarts = times;
+        this.brokerRestart = restart;
+        return this;
+    }
+
+    public static void main(String[] argv) throws Exception {
+        Args args = new Args(argv);
+        Plan plan = plan(args);
+        CrashSuite suite = new CrashSuite(plan);
+        if (args.all().containsKey("broker-state")) {
+            Path repo = Path.of(args.text("repo", "..")).toAbsolutePath();
+            suite.withBrokerRestarts(args.integer("broker-restarts", 1), mosquittoRestart(repo,
+                    Path.of(args.required("broker-state")), args.integer("mqtt-port", 18910),
+                    args.required("mqtt-service-password")));
+        }
+        Findings findings = suite.run();
+        findings.details().forEach(d -> log("  %s", d));
+        System.exit(findings.clean() ? 0 : 1);
+    }
+
+    /** RingZero's Mosquitto stopped (SIGTERM, as an upgrade would) and started again on its state. */
+    static Runnable mosquittoRestart(Path repo, Path state, int port, String servicePassword) {
+        return () -> {
+            try {
+                script(repo, Map.of(), "mqtt-broker/stop.sh", state.toString());
+                for (int i = 0; i < 100 && listening(port); i++) {
+                    Thread.sleep(50);
+                }
+                script(repo, Map.of("RINGZERO_MQTT_SERVICE_PASSWORD", servicePassword), "mqtt-broker/start.sh",
+                        state.toString(), String.valueOf(port));
+            } catch (Exception e) {
+                throw new IllegalStateException("restarting the broker", e);
+            }
+        };
+    }
+
+    static void script(Path repo, Map<String, String> env, String script, String... args) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(repo.resolve(script).toString());
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
+        builder.environment().putAll(env);
+        int status = builder.start().waitFor();
+        if (status != 0) {
+            throw new IllegalStateException(script + " exited with " + status);
+        }
+    }
+
+    private static boolean listening(int port) {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+            return true;
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
+    static Plan plan(Args args) {
+        String shape = args.text("shape", "default");
+        int mqttPort = args.integer("mqtt-port", 18910);
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("RINGZERO_MQTT_PORT", String.valueOf(mqttPort));
+        env.put("RINGZERO_ADMIN_PASSWORD", "fault-admin-" + UUID.randomUUID());
+        if (shape.equals("production")) {
+            env.put("SPRING_PROFILES_ACTIVE", "postgres,mosquitto");
+            env.put("RINGZERO_DB_URL", args.required("jdbc"));
+            env.put("RINGZERO_MQTT_SERVICE_PASSWORD", args.required("mqtt-service-password"));
+        } else if (!shape.equals("default")) {
+            throw new IllegalArgumentException("--shape is default or production");
+        }
+        return new Plan(shape, Path.of(args.required("jar")), Path.of(args.required("data-dir")),
+                args.integer("http-port", 18900), env, args.longValue("seed", System.currentTimeMillis()),
+                args.integer("gadgets", 6), args.number("rate", 12), args.integer("kills", 2),
+                args.integer("gate-kills", 3));
+    }
+
+    Findings run() throws Exception {
+        log("%s shape, seed %d (rerun with --seed %d)", plan.shape(), plan.seed(), plan.seed());
+        ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(4, daemon("boards"));
+        List<DeskBot> boards = new ArrayList<>();
+        Rover rover = null;
+        try (PlatformProcess platform = new PlatformProcess(plan.jar(), plan.dataDir(), plan.httpPort(),
+                plan.environment())) {
+            log("platform healthy after %s (log %s)", platform.start(Duration.ofMinutes(4)), platform.log());
+            Rest admin = Rest.at(platform.baseUrl()).basic("admin", plan.environment().get("RINGZERO_ADMIN_PASSWORD"));
+            String suffix = UUID.randomUUID().toString().substring(0, 6);
+            JsonNode account = admin.post("/api/v1/admin/accounts", "{\"id\":\"fault-" + suffix
+                    + "\",\"password\":\"fault-" + suffix + "-password\",\"displayName\":\"Fault suite\"}")
+                    .expect(201, "creating the owner").json();
+            Rest owner = Rest.at(platform.baseUrl()).bearer(account.get("token").asText());
+
+            List<String> agents = new ArrayList<>();
+            for (int i = 0; i < plan.gadgets(); i++) {
+                LinkConfig link = pair(owner, "fault-" + suffix + "-g" + i);
+                DeskBot bot = new DeskBot(link, scheduler);
+                bot.setAmbientImu(false);
+                String gadget = link.gadgetId();
+                acknowledged.put(gadget, ConcurrentHashMap.newKeySet());
+                bot.onEventAcknowledged(id -> {
+                    if (loadEvents.contains(id)) {
+                        acknowledged.get(gadget).add(id);
+                    }
+                });
+                bot.onInvocation(inv -> seen.add(new Seen(gadget, inv)));
+                bot.start();
+                boards.add(bot);
+                if (!bot.awaitRegistered(Duration.ofSeconds(60))) {
+                    throw new IllegalStateException(gadget + " did not register");
+                }
+                agents.add(owner.post("/api/v1/gadget-agents", agent(gadget, i)).expect(201, "creating agent " + i)
+                        .json().get("id").asText());
+            }
+            LinkConfig roverLink = pair(owner, "fault-" + suffix + "-rover");
+            rover = new Rover(roverLink, scheduler);
+            rover.start();
+            if (!rover.awaitRegistered(Duration.ofSeconds(60))) {
+                throw new IllegalStateException("the rover did not register");
+            }
+            String roverAgent = owner.post("/api/v1/gadget-agents", gatedDrive(roverLink.gadgetId()))
+                    .expect(201, "creating the gated rover agent").json().get("id").asText();
+
+            // ---- load, with kills at seeded random moments, each followed by a restart on the same data
+            AtomicBoolean loading = new AtomicBoolean(true);
+            AtomicInteger sent = new AtomicInteger();
+            Thread load = new Thread(() -> load(boards, loading, sent), "load");
+            load.start();
+            for (int k = 0; k < plan.kills(); k++) {
+                long after = 3_000 + random.nextInt(7_000);
+                Thread.sleep(after);
+                platform.kill();
+                log("SIGKILL %d of %d, %d ms after the last (re)start's load resumed; %d events sent so far", k + 1,
+                        plan.kills(), after, sent.get());
+                log("restarted, healthy after %s", platform.start(Duration.ofMinutes(4)));
+            }
+            for (int k = 0; k < brokerRestarts; k++) {
+                long after = 3_000 + random.nextInt(5_000);
+                Thread.sleep(after);
+                long t0 = System.nanoTime();
+                brokerRestart.run();
+                log("broker restarted (%d of %d), %d ms into this stretch of load, in %d ms; %d events sent so far",
+                        k + 1, brokerRestarts, after, (System.nanoTime() - t0) / 1_000_000, sent.get());
+            }
+            Thread.sleep(3_000 + random.nextInt(3_000));
+            loading.set(false);
+            load.join();
+            log("load over: %d events sent", sent.get());
+
+            // ---- issue 26: a gate approved for a drive, killed between the approval and the rover's answer
+            List<String[]> gates = new ArrayList<>();
+            for (int k = 0; k < plan.gateKills(); k++) {
+                String runId = owner.post("/api/v1/gadget-agents/" + roverAgent + "/runs", "{}")
+                        .expect(202, "starting a gated run").json().path("runId").asText();
+                String gateId = awaitPendingGate(owner, runId, Duration.ofSeconds(30));
+                if (gateId == null) {
+                    details.add("no pending gate for gated run " + runId);
+                    continue;
+                }
+                int drivesBefore = rover.invocations().size();
+                Rest.Response approved = owner.post("/api/v1/gates/" + gateId + "/approve", "{}");
+                if (approved.status() / 100 != 2) {
+                    throw new IllegalStateException("approving gate " + gateId + " answered " + approved.status());
+                }
+                // the drive lasts 1.5 s: the answer comes after it; kill anywhere in that window
+                long after = random.nextInt(1_700);
+                Thread.sleep(after);
+                platform.kill();
+                log("gate %s approved; SIGKILL %d ms later (rover drove %d time(s) so far)", gateId, after,
+                        rover.motionLog().size());
+                log("restarted, healthy after %s", platform.start(Duration.ofMinutes(4)));
+                String state = owner.get("/api/v1/gates/" + gateId).json().path("state").asText();
+                if (state.equals("pending")) {
+                    details.add("gate " + gateId + " is " + state + " again after the restart");
+                }
+                // one gate at a time: what the rover executed from this approval until the gate ended is its doing
+                long until = System.nanoTime() + 40_000_000_000L;
+                JsonNode gate = owner.get("/api/v1/gates/" + gateId).json();
+                while (!GATE_ENDS.contains(gate.path("state").asText()) && System.nanoTime() < until) {
+                    Thread.sleep(250);
+                    gate = owner.get("/api/v1/gates/" + gateId).json();
+                }
+                long executed = rover.invocations().stream().skip(drivesBefore).filter(ReceivedInvocation::executed)
+                        .count();
+                gates.add(new String[] {gateId, runId, String.valueOf(executed)});
+                log("gate %s ended %s (%s); the rover executed %d drive(s) for it", gateId,
+                        gate.path("state").asText(), gate.path("reason").asText(gate.toString()), executed);
+            }
+
+            // ---- drain: every run ends by its deadline; boards' outboxes empty
+            log("draining up to %d s", MAX_RUN_SECONDS + 40);
+            long drainUntil = System.nanoTime() + (MAX_RUN_SECONDS + 40) * 1_000_000_000L;
+            while (System.nanoTime() < drainUntil && activeRuns(owner, agents, roverAgent) > 0) {
+                Thread.sleep(1_000);
+            }
+            Thread.sleep(2_000);
+            Findings findings = judge(owner, agents, roverAgent, gates, rover);
+            log("%s", findings.summary());
+            Duration stopped = platform.stop(Duration.ofSeconds(60));
+            log("SIGTERM: the platform exited %s", stopped == null ? "NOT within 60 s" : "after " + stopped);
+            if (stopped == null) {
+                details.add("the platform did not exit within 60 s of SIGTERM");
+            }
+            return findings;
+        } finally {
+            boards.forEach(DeskBot::kill);
+            if (rover != null) {
+                rover.kill();
+            }
+            scheduler.shutdownNow();
+        }
+    }
+
+    /** Open loop: {@code rate} events a second, round-robin over the boards; unique data (the 3 s duplicate check). */
+    private void load(List<DeskBot> boards, AtomicBoolean loading, AtomicInteger sent) {
+        long interval = (long) (1e9 / plan.rate());
+        long next = System.nanoTime();
+        int k = 0;
+        while (loading.get()) {
+            DeskBot board = boards.get(k % boards.size());
+            Map<String, Object> data = new LinkedHashMap<>();
+            data.put("strength", "hard");
+            data.put("seq", k);
+            String id = UUID.randomUUID().toString();
+            loadEvents.add(id);
+            board.emitEvent(id, "shaken", data);
+            sent.incrementAndGet();
+            k++;
+            next += interval;
+            long wait = next - System.nanoTime();
+            if (wait > 0) {
+                try {
+                    Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    private Findings judge(Rest owner, List<String> agents, String roverAgent, List<String[]> gates, Rover rover) {
+        long acked = 0;
+        long routed = 0;
+        long shed = 0;
+        long withoutDecision = 0;
+        long runsActive = 0;
+        Map<String, Map<String, List<String>>> runsByEvent = new LinkedHashMap<>(); // gadget -> event -> runs
+        int g = 0;
+        for (String gadget : acknowledged.keySet().stream().sorted(java.util.Comparator
+                .comparingInt(id -> Integer.parseInt(id.substring(id.lastIndexOf('g') + 1)))).toList()) {
+            String agent = agents.get(g++);
+            Map<String, List<String>> byEvent = new LinkedHashMap<>();
+            for (JsonNode run : owner.get("/api/v1/gadget-agents/" + agent + "/runs?limit=500").json()) {
+                String event = run.at("/trigger/event/id").asText("");
+                byEvent.computeIfAbsent(event, e -> new ArrayList<>()).add(run.path("id").asText());
+                if (ACTIVE.contains(run.path("status").asText()) && runsActive++ < 10) {
+                    details.add("run " + run.path("id").asText() + " of " + gadget + " is still "
+                            + run.path("status").asText() + " (created " + run.path("createdAt").asText() + ", started "
+                            + run.path("startedAt").asText() + ")");
+                }
+            }
+            runsByEvent.put(gadget, byEvent);
+            long shedHere = 0;
+            for (JsonNode decision : owner.get("/api/v1/gadget-agents/" + agent + "/decisions?limit=1000").json()) {
+                if (decision.path("reason").asText().startsWith("shed")) {
+                    shedHere++;
+                }
+            }
+            Set<String> ackedHere = acknowledged.get(gadget);
+            long missing = ackedHere.stream().filter(e -> !byEvent.containsKey(e)).count();
+            acked += ackedHere.size();
+            routed += ackedHere.size() - missing;
+            shed += shedHere;
+            // a shed event has a decision and no run; what the shed decisions do not cover has neither
+            long lost = Math.max(0, missing - shedHere);
+            if (lost > 0) {
+                details.add(gadget + ": " + lost + " acknowledged event(s) without run or decision, e.g. "
+                        + ackedHere.stream().filter(e -> !byEvent.containsKey(e)).limit(3).toList());
+            }
+            withoutDecision += lost;
+        }
+
+        // every command a board received is named by a run of its event; one execution per (gadget, event)
+        Map<String, Set<String>> invocationsOfRun = new ConcurrentHashMap<>();
+        Map<String, Integer> executions = new LinkedHashMap<>();
+        long unnamed = 0;
+        for (Seen s : seen) {
+            String event = eventOf(s.invocation());
+            if (s.invocation().executed()) {
+                executions.merge(s.gadget() + "/" + event, 1, Integer::sum);
+            }
+            List<String> runs = runsByEvent.getOrDefault(s.gadget(), Map.of()).getOrDefault(event, List.of());
+            boolean named = runs.stream().anyMatch(run -> invocationsOfRun.computeIfAbsent(run,
+                    id -> invocationIds(owner, id)).contains(s.invocation().id()));
+            if (!named && unnamed++ < 20) {
+                details.add("invocation " + s.invocation().id() + " (" + s.invocation().command() + ", event " + event
+                        + ") reached " + s.gadget() + " but no run names it; runs of that event: " + runs);
+            }
+        }
+        long twice = executions.entrySet().stream().filter(e -> e.getValue() > 1).peek(e ->
+                details.add("the effect of " + e.getKey() + " happened " + e.getValue() + " times")).count();
+
+        // gates: never pending after their approval, ended, the rover drove at most once per gate
+        long pending = 0;
+        long notEnded = 0;
+        long drovesTwice = 0;
+        for (String[] gate : gates) {
+            JsonNode view = owner.get("/api/v1/gates/" + gate[0]).json();
+            String state = view.path("state").asText();
+            if (state.equals("pending")) {
+                pending++;
+                details.add("gate " + gate[0] + " was approved and is pending again");
+            } else if (!GATE_ENDS.contains(state)) {
+                notEnded++;
+                details.add("gate " + gate[0] + " did not end: " + state);
+            }
+            long drives = Long.parseLong(gate[2]);
+            if (drives > 1) {
+                drovesTwice++;
+                details.add("gate " + gate[0] + ": the rover drove " + drives + " times");
+            }
+        }
+        for (JsonNode run : owner.get("/api/v1/gadget-agents/" + roverAgent + "/runs?limit=500").json()) {
+            if (ACTIVE.contains(run.path("status").asText())) {
+                runsActive++;
+                details.add("gated run " + run.path("id").asText() + " is still " + run.path("status").asText());
+            }
+        }
+        return new Findings(plan.shape(), plan.seed(), plan.kills() + gates.size(), acked, routed, shed,
+                withoutDecision, seen.size(), unnamed, twice, runsActive, gates.size(), pending, notEnded,
+                drovesTwice, List.copyOf(details));
+    }
+
+    private static Set<String> invocationIds(Rest owner, String runId) {
+        Set<String> ids = ConcurrentHashMap.newKeySet();
+        Rest.Response run = owner.get("/api/v1/runs/" + runId);
+        if (run.status() == 200) {
+            for (JsonNode action : run.json().path("actions")) {
+                if (!action.path("invocationId").asText("").isEmpty()) {
+                    ids.add(action.path("invocationId").asText());
+                }
+            }
+        }
+        return ids;
+    }
+
+    private static String eventOf(ReceivedInvocation invocation) {
+        for (Object value : invocation.params().values()) {
+            Matcher m = EVENT_ID.matcher(String.valueOf(value));
+            if (m.find()) {
+                return m.group();
+            }
+        }
+        return "";
+    }
+
+    private static long activeRuns(Rest owner, List<String> agents, String roverAgent) {
+        long active = 0;
+        List<String> all = new ArrayList<>(agents);
+        all.add(roverAgent);
+        for (String agent : all) {
+            for (JsonNode run : owner.get("/api/v1/gadget-agents/" + agent + "/runs?limit=500").json()) {
+                if (ACTIVE.contains(run.path("status").asText())) {
+                    active++;
+                }
+            }
+        }
+        return active;
+    }
+
+    /** Three kinds of agent, a third of the gadgets each: a queued sound, a queued and a parallel screen text. */
+    static String agent(String gadget, int index) {
+        String action = index % 3 == 0
+                ? "{\"gadget\":\"%1$s\",\"command\":\"speaker.play_url\",\"params\":{\"url\":\"https://sounds.example/ding.mp3?event={{event.id}}\",\"duration_ms\":50}}"
+                : "{\"gadget\":\"%1$s\",\"command\":\"display.show_text\",\"params\":{\"text\":\"{{event.id}}\"}}";
+        String command = index % 3 == 0 ? "speaker.play_url" : "display.show_text";
+        String concurrency = index % 3 == 2 ? "\"concurrency\":\"parallel\",\"maxParallel\":16"
+                : "\"concurrency\":\"queued\"";
+        return ("""
+                {"apiVersion":"ringzero/v1","name":"fault %2$d","gadgets":["%1$s"],"kind":"rules",
+                 "triggers":[{"kind":"gadget.event","gadget":"%1$s","event":"shaken"}],
+                 "actions":[%3$s],
+                 "allow":{"commands":["%4$s"]},
+                 "budget":{"runsPerHour":3600,"cooldownSeconds":0,"maxRunSeconds":%5$d},
+                 %6$s}
+                """).formatted(gadget, index, action.formatted(gadget), command, MAX_RUN_SECONDS, concurrency);
+    }
+
+    static String gatedDrive(String gadget) {
+        return """
+                {"apiVersion":"ringzero/v1","name":"fault gated drive","gadgets":["%1$s"],"kind":"rules",
+                 "triggers":[{"kind":"invoke"}],
+                 "actions":[{"gadget":"%1$s","command":"chassis.drive","params":{"left":20,"right":20,"duration_ms":1500}}],
+                 "allow":{"commands":["chassis.drive"],"physical":true},
+                 "budget":{"runsPerHour":3600,"cooldownSeconds":0,"maxRunSeconds":%2$d},
+                 "concurrency":"parallel","maxParallel":4}
+                """.formatted(gadget, MAX_RUN_SECONDS);
+    }
+
+    private static LinkConfig pair(Rest owner, String id) {
+        JsonNode paired = owner.post("/api/v1/gadgets", "{\"id\":\"" + id + "\",\"name\":\"" + id + "\"}")
+                .expect(201, "pairing " + id).json();
+        return new LinkConfig(paired.at("/mqtt/url").asText(), id, paired.at("/mqtt/password").asText());
+    }
+
+    private static String awaitPendingGate(Rest owner, String runId, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            Rest.Response r = owner.get("/api/v1/gates?state=pending");
+            if (r.status() == 200) {
+                for (JsonNode gate : r.json()) {
+                    if (runId.equals(gate.path("runId").asText())) {
+                        return gate.path("id").asText();
+                    }
+                }
+            }
+            Thread.sleep(100);
+        }
+        return null;
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    static void log(String format, Object... values) {
+        System.out.printf("[fault %s] %s%n", Instant.now().toString().substring(11, 23), String.format(format, values));
+    }
+}
