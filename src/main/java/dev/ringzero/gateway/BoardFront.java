@@ -133,7 +133,7 @@ final class BoardFront {
 
     /** The platform takes a board's own events and answers; anything else is the broker's. */
     static boolean takenByThePlatform(String username, String topic) {
-        if (username == null || !Topics.ownedBy(username, topic)) {
+        if (username == null || !DeviceRights.mayPublish(username, topic)) {
             return false;
         }
         return Topics.parse(topic).map(parsed -> parsed.suffix().equals(Topics.EVENTS)
