@@ -62,7 +62,7 @@ if [ "$skip_build" != true ]; then
   say "building firmware stubs, platform ($build_dir) and harness"
   mvn -B -q -Dstyle.color=never ${MAVEN_ARGS:-} -f "$root/device-firmware-stubs/pom.xml" install -DskipTests
   mvn -B -q -Dstyle.color=never ${MAVEN_ARGS:-} -f "$root/pom.xml" install -Dmaven.test.skip=true -Dringzero.build.dir="$build_dir"
-  mvn -B -q -Dstyle.color=never ${MAVEN_ARGS:-} -f "$here/pom.xml" package
+  mvn -B -q -Dstyle.color=never ${MAVEN_ARGS:-} -f "$here/pom.xml" package -DskipTests
 fi
 jar=$(ls "$build_dir"/ringzero-platform-*-exec.jar | head -n 1)
 cp="$here/target/classes:$(cat "$here/target/classpath.txt")"
