@@ -4,11 +4,10 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Predicate;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
-import java.util.Map;
 
 /**
  * One command a gadget registered in {@code commands_v2}: what it needs and how long the

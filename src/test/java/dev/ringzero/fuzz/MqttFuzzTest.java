@@ -161,7 +161,7 @@ class MqttFuzzTest extends OwnerWithDeskBotTest {
         findings.assertNone();
         System.out.printf("fuzz mqtt events: %d envelopes, %d well-formed, %d stored, seed %d%n", findings.cases(),
                 wellFormedIds.size(), stored.size(), RestFuzzTest.SEED);
-        assertLinkHealthy();
+        StillWorking.assertFor(port, alice, bot);
     }
 
     @Test
@@ -202,22 +202,7 @@ class MqttFuzzTest extends OwnerWithDeskBotTest {
                 "{\"command\":\"display.show_text\",\"params\":{\"text\":\"after\"}}");
         assertThat(command.status()).as(command.body()).isEqualTo(200);
         assertThat(command.json().path("outcome").asText()).isEqualTo("completed");
-        assertLinkHealthy();
-    }
-
-    /** Up, a valid definition still saves, and a valid event from the board still runs it. */
-    private void assertLinkHealthy() {
-        Response health = Api.at(port).get("/actuator/health");
-        assertThat(health.status()).isEqualTo(200);
-        assertThat(health.json().path("status").asText()).isEqualTo("UP");
-        Response created = alice.post("/api/v1/gadget-agents",
-                Definitions.showTextWhenShaken(bot.gadgetId(), "{\"runsPerHour\":100}", "parallel"));
-        assertThat(created.status()).as(created.body()).isEqualTo(201);
-        long before = bot.invocationCount();
-        bot.emitEvent("shaken", Map.of("strength", "hard", "peak_g", 2.2, "after", "fuzz"));
-        Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> bot.invocations().stream()
-                .skip(before).anyMatch(invocation -> invocation.command().equals("display.show_text")));
-        alice.delete("/api/v1/gadget-agents/" + created.json().path("id").asText());
+        StillWorking.assertFor(port, alice, bot);
     }
 
     // found by this suite (seed 20230023): such an answer failed in the database, batch and fallback alike

@@ -148,7 +148,7 @@ class RestFuzzTest extends OwnerWithDeskBotTest {
         assertNoErrorsLogged(findings);
         findings.assertNone();
         System.out.printf("fuzz definitions: %d cases, %d accepted, seed %d%n", findings.cases(), accepted, SEED);
-        assertHealthy();
+        StillWorking.assertFor(port, alice, bot);
     }
 
     @Test
@@ -202,7 +202,7 @@ class RestFuzzTest extends OwnerWithDeskBotTest {
         findings.assertNone();
         System.out.printf("fuzz dry runs: %d saved, %d unsaved, seed %d%n", savedCases, unsaved, SEED);
         alice.delete("/api/v1/gadget-agents/" + saved);
-        assertHealthy();
+        StillWorking.assertFor(port, alice, bot);
     }
 
     @Test
@@ -233,7 +233,7 @@ class RestFuzzTest extends OwnerWithDeskBotTest {
         assertNoErrorsLogged(findings);
         findings.assertNone();
         System.out.printf("fuzz events: %d cases, %d admitted, seed %d%n", findings.cases(), admitted, SEED);
-        assertHealthy();
+        StillWorking.assertFor(port, alice, bot);
     }
 
     private int storedEvents() {
@@ -269,7 +269,7 @@ class RestFuzzTest extends OwnerWithDeskBotTest {
         assertNoErrorsLogged(findings);
         findings.assertNone();
         System.out.printf("fuzz pairing: %d cases, %d paired (and unpaired), seed %d%n", findings.cases(), paired, SEED);
-        assertHealthy();
+        StillWorking.assertFor(port, alice, bot);
     }
 
     @Test
@@ -299,7 +299,7 @@ class RestFuzzTest extends OwnerWithDeskBotTest {
         findings.assertNone();
         System.out.printf("fuzz quiet hours: %d cases, %d accepted, seed %d%n", findings.cases(), accepted, SEED);
         alice.put(path, "{\"from\":null,\"to\":null,\"timeZone\":null}");
-        assertHealthy();
+        StillWorking.assertFor(port, alice, bot);
     }
 
     private Map<String, Object> quietHours() {
@@ -339,25 +339,10 @@ class RestFuzzTest extends OwnerWithDeskBotTest {
         assertNoErrorsLogged(findings);
         findings.assertNone();
         System.out.printf("fuzz commands: %d cases, %d answered 200, seed %d%n", findings.cases(), sent, SEED);
-        assertHealthy();
+        StillWorking.assertFor(port, alice, bot);
     }
 
     private void assertNoErrorsLogged(Findings findings) {
         errorLog.errors().forEach(line -> findings.add(-1, "log", "(see the cases)", "ERROR logged: " + line));
-    }
-
-    /** Up, a valid definition still saves, and a valid event from the board still runs it. */
-    private void assertHealthy() {
-        Response health = Api.at(port).get("/actuator/health");
-        assertThat(health.status()).isEqualTo(200);
-        assertThat(health.json().path("status").asText()).isEqualTo("UP");
-        Response created = alice.post("/api/v1/gadget-agents",
-                Definitions.showTextWhenShaken(bot.gadgetId(), "{\"runsPerHour\":100}", "parallel"));
-        assertThat(created.status()).as(created.body()).isEqualTo(201);
-        long before = bot.invocationCount();
-        bot.emitEvent("shaken", Map.of("strength", "hard", "peak_g", 2.2, "after", "fuzz"));
-        Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> bot.invocations().stream()
-                .skip(before).anyMatch(invocation -> invocation.command().equals("display.show_text")));
-        alice.delete("/api/v1/gadget-agents/" + created.json().path("id").asText());
     }
 }

@@ -249,7 +249,7 @@ public final class CrashSuite {
             for (int k = 0; k < plan.gateKills(); k++) {
                 String runId = owner.post("/api/v1/gadget-agents/" + roverAgent + "/runs", "{}")
                         .expect(202, "starting a gated run").json().path("runId").asText();
-                String gateId = awaitPendingGate(owner, runId, Duration.ofSeconds(30));
+                String gateId = LoadBench.awaitGate(owner, runId, Duration.ofSeconds(30));
                 if (gateId == null) {
                     details.add("no pending gate for gated run " + runId);
                     continue;
@@ -499,22 +499,6 @@ public final class CrashSuite {
         JsonNode paired = owner.post("/api/v1/gadgets", "{\"id\":\"" + id + "\",\"name\":\"" + id + "\"}")
                 .expect(201, "pairing " + id).json();
         return new LinkConfig(paired.at("/mqtt/url").asText(), id, paired.at("/mqtt/password").asText());
-    }
-
-    private static String awaitPendingGate(Rest owner, String runId, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            Rest.Response r = owner.get("/api/v1/gates?state=pending");
-            if (r.status() == 200) {
-                for (JsonNode gate : r.json()) {
-                    if (runId.equals(gate.path("runId").asText())) {
-                        return gate.path("id").asText();
-                    }
-                }
-            }
-            Thread.sleep(100);
-        }
-        return null;
     }
 
     private static java.util.concurrent.ThreadFactory daemon(String name) {

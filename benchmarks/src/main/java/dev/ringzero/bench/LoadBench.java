@@ -557,7 +557,8 @@ public final class LoadBench {
         }
     }
 
-    private static String awaitGate(Rest owner, String runId, Duration timeout) throws InterruptedException {
+    /** The id of the pending gate {@code runId} filed, once the owner's desk lists it; null after {@code timeout}. */
+    static String awaitGate(Rest owner, String runId, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             Rest.Response r = owner.get("/api/v1/gates?state=pending");
