@@ -3,13 +3,10 @@ package dev.ringzero.dispatch;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
-import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ringzero.StoredJson;
@@ -195,7 +192,7 @@ public class Dispatcher {
         Invocation invocation = recorded.get();
         JsonNode params = StoredJson.tree(json, invocation.params());
         Verdict verdict = kernel.decide(new ActionRequest(subject, invocation.gadgetId(), invocation.command(),
-                asMap(params), priority, clock.instant()));
+                StoredJson.map(json, invocation.params()), priority, clock.instant()));
         if (!verdict.allowed()) {
             log.info("not replaying invocation {} to {} ({})", invocationId, invocation.gadgetId(), verdict.wire());
             return false;
@@ -244,13 +241,6 @@ public class Dispatcher {
     /** The invocation as recorded, if it was ever sent. */
     public Optional<Invocation> invocation(String invocationId) {
         return invocations.find(invocationId);
-    }
-
-    private Map<String, Object> asMap(JsonNode node) {
-        if (node == null || !node.isObject()) {
-            return Map.of();
-        }
-        return json.convertValue(node, new TypeReference<LinkedHashMap<String, Object>>() { });
     }
 
     static Outcome notSent(Verdict verdict) {
