@@ -58,6 +58,7 @@ free_port() { ! (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null; }
 # PostgreSQL's tools refuse to run as root: a root shell runs them as the postgres user
 as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 
+"$root/bin/prerequisites"
 if [ "$skip_build" != true ]; then
   say "building firmware stubs, platform ($build_dir) and harness"
   mvn -B -q -Dstyle.color=never ${MAVEN_ARGS:-} -f "$root/device-firmware-stubs/pom.xml" install -DskipTests
