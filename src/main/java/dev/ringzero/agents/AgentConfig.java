@@ -22,9 +22,15 @@ class AgentConfig {
         return new LimitsProperties();
     }
 
+    /** The operator's limits (definitions are validated against them; state writes are held to them). */
     @Bean
-    DefinitionValidator definitionValidator(GadgetDirectory gadgets, LimitsProperties limits) {
-        return new DefinitionValidator(gadgets, limits.toLimits());
+    DefinitionLimits definitionLimits(LimitsProperties limits) {
+        return limits.toLimits();
+    }
+
+    @Bean
+    DefinitionValidator definitionValidator(GadgetDirectory gadgets, DefinitionLimits limits) {
+        return new DefinitionValidator(gadgets, limits);
     }
 
     /** The current grants of an agent as the kernel sees them, read at decision time. */
@@ -34,7 +40,8 @@ class AgentConfig {
             var spec = agents.spec(agent.id(), agent.currentRevision());
             return new AgentFacts(agent.id(), agent.ownerId(), agent.enabled() && !agent.deleted(),
                     agent.currentRevision(), new HashSet<>(spec.allow().commands()),
-                    new HashSet<>(spec.allow().intents()), spec.allow().physical());
+                    new HashSet<>(spec.allow().intents()), new HashSet<>(spec.allow().tools()),
+                    spec.allow().physical());
         });
     }
 

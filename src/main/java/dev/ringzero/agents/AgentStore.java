@@ -69,6 +69,19 @@ public class AgentStore {
                 + "and not deleted").params(ts(at), id).update() == 1;
     }
 
+    /**
+     * Replaces the agent's state if it is still at {@code expectedVersion} (compare and set); the
+     * new version, or empty if another write came first or the agent is gone. The caller checks
+     * the size limit.
+     */
+    public Optional<Integer> writeState(String id, int expectedVersion, String state, Instant at) {
+        reads.forget(key(id));
+        int written = jdbc.sql("update rz_agent set state = ?, state_version = state_version + 1, updated_at = ? "
+                        + "where id = ? and state_version = ? and not deleted")
+                .params(state, ts(at), id, expectedVersion).update();
+        return written == 1 ? Optional.of(expectedVersion + 1) : Optional.empty();
+    }
+
     /** Read once per transaction (routing, admission, dispatch and finish all ask), until it is written. */
     public Optional<Agent> find(String id) {
         return reads.get(key(id), () -> jdbc.sql("select " + COLUMNS + " from rz_agent where id = ?").param(id)

@@ -66,4 +66,16 @@ public class Journal {
                         rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8)))
                 .list();
     }
+
+    /** The agent's newest entries, oldest of them first (what an llm run's {@code journal.read} returns). */
+    public List<Entry> recent(String agentId, int limit) {
+        List<Entry> newest = new java.util.ArrayList<>(jdbc.sql("select id, at, actor, kind, gate_id, run_id, text, "
+                        + "data from rz_journal where agent_id = ? order by id desc limit ?")
+                .params(agentId, limit)
+                .query((rs, n) -> new Entry(rs.getLong(1), rs.getTimestamp(2).toInstant(), rs.getString(3),
+                        rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8)))
+                .list());
+        java.util.Collections.reverse(newest);
+        return newest;
+    }
 }

@@ -54,6 +54,14 @@ final class AgentChecks {
         return physicalGrant(agent, intent, kind);
     }
 
+    /** A platform tool ({@code state.get}, {@code calendar.today}, ...) must be in {@code allow.tools}. */
+    static Optional<Verdict> toolGrant(AgentFacts agent, String tool) {
+        if (!agent.allowedTools().contains(tool)) {
+            return deny(DenyReason.NOT_ALLOWED, tool + " is not in the agent's allowed tools");
+        }
+        return Optional.empty();
+    }
+
     private static Optional<Verdict> physicalGrant(AgentFacts agent, String command, CommandKind kind) {
         if (kind.needsPhysicalGrant() && !agent.physicalAllowed()) {
             return deny(DenyReason.PHYSICAL_NOT_GRANTED, command + " moves the gadget; the agent has no physical grant");

@@ -120,6 +120,18 @@ public final class PolicyKernel {
     }
 
     /**
+     * Whether a run may call this platform tool now (an {@code llm} run's {@code state.get},
+     * {@code calendar.today}, ...): the run must still stand and the agent hold the tool's grant.
+     * Tools read or write only the agent's own data, so no trust ladder applies.
+     */
+    public Verdict decideTool(Subject.AgentRun run, String tool) {
+        Require.text(tool, "tool");
+        Optional<AgentFacts> agent = AgentChecks.agentOf(facts, run);
+        return AgentChecks.standing(run, agent).or(() -> AgentChecks.toolGrant(agent.orElseThrow(), tool))
+                .orElse(Verdict.ALLOW);
+    }
+
+    /**
      * Whether a run of this agent may start: the run must still stand, then proactive work must be within
      * {@code budget} given the durably counted {@code usage}; work a person asked for is never held back
      * by budgets.

@@ -10,6 +10,7 @@ public final class ProcessIds {
     public static final String MESSAGE_LINK_RESULT = "linkResult";
     public static final String MESSAGE_AGENT_TURN = "agentTurn";
     public static final String MESSAGE_SPEAKER_TURN = "speakerTurn";
+    public static final String MESSAGE_MODEL_REPLY = "modelReply";
 
     public static final String VAR_AGENT_ID = "agentId";
     public static final String VAR_REVISION = "revision";

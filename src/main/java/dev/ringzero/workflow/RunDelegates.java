@@ -76,6 +76,28 @@ class RunDelegates {
         };
     }
 
+    /** An llm run's model turn: asked here, played off the engine, its wait named after it. */
+    @Bean
+    JavaDelegate modelAsk(AgentRuns runs, dev.ringzero.agents.llm.LlmSessions sessions) {
+        return execution -> {
+            String runId = execution.getProcessBusinessKey();
+            dev.ringzero.agents.llm.LlmSessions.Asked asked = sessions.ask(runId, runs.deadline(runId));
+            transient_(execution, RunVariables.MODEL_TURN, Variables.stringValue(asked.key(), true));
+            transient_(execution, RunVariables.MODEL_DEADLINE,
+                    Variables.dateValue(Date.from(asked.deadline()), true));
+        };
+    }
+
+    /** The turn's record decides, whether its end or its deadline woke the wait. */
+    @Bean
+    JavaDelegate modelAnswered(AgentRuns runs, dev.ringzero.agents.llm.LlmSessions sessions) {
+        return execution -> {
+            String runId = execution.getProcessBusinessKey();
+            sessions.answeredLast(runId);
+            next(execution, runs.next(runId));
+        };
+    }
+
     @Bean
     JavaDelegate runTimedOut(AgentRuns runs) {
         return execution -> runs.timedOut(execution.getProcessBusinessKey());

@@ -35,6 +35,10 @@ final class RunVariables {
     static final String ANSWER_CODE = "answerCode";
     static final String ANSWER_RESULT = "answerResult";
     static final String RUN_DEADLINE = "runDeadline";
+    /** An llm run's model turn just asked ({run id}:{turn}): names the message its wait listens for. */
+    static final String MODEL_TURN = "modelTurn";
+    /** When the wait for that turn ends: the reply timeout, or maxRunSeconds if sooner. */
+    static final String MODEL_DEADLINE = "modelDeadline";
 
     private RunVariables() {
     }

@@ -74,6 +74,7 @@ final class KernelFixtures {
         final Set<String> commands = new HashSet<>(Set.of("speaker.say", "speaker.play_url", "speaker.stop",
                 "display.show_text", "chassis.drive", "chassis.stop", "arm.move"));
         final Set<String> intents = new HashSet<>(Set.of("email.send", "webhook.post"));
+        final Set<String> tools = new HashSet<>(Set.of("state.get", "calendar.today"));
         boolean physical = true;
 
         AgentStub(String id, String ownerId) {
@@ -82,7 +83,7 @@ final class KernelFixtures {
         }
 
         AgentFacts facts() {
-            return new AgentFacts(id, ownerId, enabled, revision, commands, intents, physical);
+            return new AgentFacts(id, ownerId, enabled, revision, commands, intents, tools, physical);
         }
 
         Subject.AgentRun run() {

@@ -157,20 +157,6 @@ class SpineTest extends OwnerWithDeskBotTest {
     }
 
     @Test
-    void anLlmAgentsRunIsDeniedWhileNoModelRuntimeIsConfigured() {
-        String agentId = createAgent("""
-                {"apiVersion":"ringzero/v1","name":"Morning brief","gadgets":["%1$s"],"kind":"llm",
-                 "triggers":[{"kind":"invoke"}],"instructions":"Read my first meeting aloud.",
-                 "allow":{"commands":["speaker.say"]}}""".formatted(bot.gadgetId()));
-
-        Response started = alice.post("/api/v1/gadget-agents/" + agentId + "/runs", "{}");
-
-        assertThat(started.json().path("status").asText()).isEqualTo("denied");
-        assertThat(started.json().path("reason").asText()).isEqualTo("llm_runtime_unavailable");
-        assertThat(bot.invocations()).isEmpty();
-    }
-
-    @Test
     void anEventNameWithQuotesReachesTheInboxIntact() {
         String name = "odd\"name";
 

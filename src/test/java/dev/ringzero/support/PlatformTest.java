@@ -34,5 +34,11 @@ public abstract class PlatformTest {
         // email.send goes to the in-process SMTP server a test starts there (GreenMail)
         registry.add("spring.mail.host", () -> "127.0.0.1");
         registry.add("spring.mail.port", RealServices::smtpPort);
+        // llm runs talk to an OpenAI-compatible server inside the test JVM, over real HTTP (ScriptedModel)
+        ScriptedModel.start();
+        registry.add("ringzero.llm.base-url", ScriptedModel::baseUrl);
+        registry.add("ringzero.llm.model", () -> ScriptedModel.MODEL);
+        registry.add("ringzero.llm.reply-timeout", () -> "PT3S");
+        registry.add("ringzero.llm.workers", () -> 4);
     }
 }

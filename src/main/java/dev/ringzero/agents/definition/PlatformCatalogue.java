@@ -19,12 +19,17 @@ public final class PlatformCatalogue {
     public record Catalogue(List<Entry> tools, List<Entry> intents) {
     }
 
+    /**
+     * Platform tools an {@code llm} run may call when {@code allow.tools} names them. A bound gadget's
+     * commands are not listed here: {@code allow.commands} grants them, and the model sees each as a
+     * tool of its own.
+     */
     public static final List<Entry> TOOLS = List.of(
-            new Entry("calendar.next_meeting", "Read the owner's next calendar meeting: title, start and end."),
-            new Entry("state.read", "Read this agent's state document."),
-            new Entry("state.write", "Replace this agent's state document (versioned; at most 64 KiB)."),
-            new Entry("journal.read", "Read this agent's recent runs and action outcomes."),
-            new Entry("gadget.command", "Invoke a command on a bound gadget; limited to allow.commands."));
+            new Entry("calendar.today", "Read the owner's calendar events of today: title, start, end, location."),
+            new Entry("calendar.next_meeting", "Read the owner's next meeting today that has not ended yet."),
+            new Entry("state.get", "Read this agent's state document and its version."),
+            new Entry("state.set", "Replace this agent's state document, given the version it read (at most 64 KiB)."),
+            new Entry("journal.read", "Read what became of this agent's recent requests (gates, refusals)."));
 
     public static final List<Entry> INTENTS = List.of(
             new Entry("email.send", "Send an email from the platform to an address the owner approved."),

@@ -22,10 +22,6 @@ final class AdmissionPolicy {
      * kernel allowed the run: only the concurrency mode needs it.
      */
     static AgentRuns.Admission decide(Verdict verdict, AgentSpec spec, Supplier<List<RunStore.Run>> active) {
-        if (spec.kind() == AgentSpec.Kind.LLM && verdict instanceof Verdict.Allow) {
-            // no model runtime is configured in this build: say so rather than "succeed" doing nothing
-            return ends(RunStatus.DENIED, "llm_runtime_unavailable");
-        }
         if (verdict instanceof Verdict.Deny deny) {
             return ends(deny.reason().isFence() ? RunStatus.FENCED : RunStatus.DENIED, deny.reason().wire());
         }
@@ -59,6 +55,12 @@ final class AdmissionPolicy {
             case SKIPPED_OFFLINE -> "gadget_offline";
             default -> status.wire();
         };
+    }
+
+    /** An llm run with no model configured: it ends at once, saying what is missing. */
+    static AgentRuns.Admission unconfigured() {
+        return ends(RunStatus.FAILED, "llm_unconfigured: no model is configured (ringzero.llm.base-url, "
+                + "ringzero.llm.model)");
     }
 
     private static AgentRuns.Admission admitted() {

@@ -13,6 +13,7 @@ import dev.ringzero.dispatch.Dispatcher;
 import dev.ringzero.dispatch.Outcome;
 import dev.ringzero.kernel.PolicyKernel;
 import dev.ringzero.policy.SpeakerFloor;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Service;
 
 /**
@@ -41,9 +42,9 @@ public class AgentRuns {
         }
     }
 
-    /** What a run does after a step: dispatch its next unsettled action, time out, or finish. */
+    /** What a run does after a step: dispatch its next unsettled action, ask its model, time out, or finish. */
     public enum Next {
-        ACTION("action"), TIMED_OUT("timed_out"), DONE("done");
+        ACTION("action"), MODEL("model"), TIMED_OUT("timed_out"), DONE("done");
 
         private final String wire;
 
@@ -68,6 +69,7 @@ public class AgentRuns {
         }
     }
 
+    private final RunStore runs;
     private final RunAdmission admission;
     private final RunPreparation preparation;
     private final RunProgress progress;
@@ -77,12 +79,16 @@ public class AgentRuns {
     private final RunEnding ending;
 
     AgentRuns(RunStore runs, AgentStore agentStore, AgentService agents, PolicyKernel kernel, Dispatcher dispatcher,
-            GateDesk gates, SpeakerFloor floor, ObjectMapper json, Clock clock) {
+            GateDesk gates, SpeakerFloor floor, ObjectProvider<ModelSessions> sessions, ObjectMapper json,
+            Clock clock) {
+        // the llm runtime is optional (and itself builds on runs): read it when a run needs it
+        ModelSessions model = new LazySessions(sessions);
+        this.runs = runs;
         RunAgents runAgents = RunAgents.of(agentStore, agents, json);
         ActionLink link = ActionLink.of(dispatcher);
-        this.admission = new RunAdmission(runs, runAgents, kernel, clock);
+        this.admission = new RunAdmission(runs, runAgents, kernel, model::configured, clock);
         this.preparation = new RunPreparation(runs, runAgents, json, clock);
-        this.progress = new RunProgress(runs, runAgents, clock);
+        this.progress = new RunProgress(runs, runAgents, model, clock);
         this.speaker = new SpeakerTurns(Speakers.of(floor), runs, clock);
         this.dispatch = new ActionDispatch(runs, progress, speaker, link, new UnsentActions(runs, gates, json, clock),
                 json, clock);
@@ -103,6 +109,11 @@ public class AgentRuns {
     /** See {@link RunProgress#next}. */
     public Next next(String runId) {
         return progress.next(runId);
+    }
+
+    /** When the run's maxRunSeconds, counted from its start, are over. */
+    public Instant deadline(String runId) {
+        return progress.deadline(runs.find(runId).orElseThrow());
     }
 
     /** See {@link ActionDispatch#dispatch}. */
@@ -143,5 +154,33 @@ public class AgentRuns {
     /** See {@link RunEnding#fenceQueued}. */
     public List<String> fenceQueued(String agentId, String reason) {
         return ending.fenceQueued(agentId, reason);
+    }
+
+    /** The llm runtime if one is built, else {@link ModelSessions#NONE}; looked up at first use. */
+    private static final class LazySessions implements ModelSessions {
+        private final ObjectProvider<ModelSessions> provider;
+
+        LazySessions(ObjectProvider<ModelSessions> provider) {
+            this.provider = provider;
+        }
+
+        private ModelSessions sessions() {
+            return provider.getIfAvailable(() -> NONE);
+        }
+
+        @Override
+        public boolean configured() {
+            return sessions().configured();
+        }
+
+        @Override
+        public boolean wantsTurn(RunStore.Run run) {
+            return sessions().wantsTurn(run);
+        }
+
+        @Override
+        public Optional<Object> transcript(String runId) {
+            return sessions().transcript(runId);
+        }
     }
 }

@@ -87,7 +87,7 @@ public class DryRun {
     /** An unsaved (already validated) definition, judged as if it were saved and enabled. */
     public Report unsaved(String ownerId, AgentSpec spec, JsonNode trigger) {
         AgentFacts hypothetical = new AgentFacts(UNSAVED, ownerId, true, 1, new HashSet<>(spec.allow().commands()),
-                new HashSet<>(spec.allow().intents()), spec.allow().physical());
+                new HashSet<>(spec.allow().intents()), new HashSet<>(spec.allow().tools()), spec.allow().physical());
         PolicyFacts overlay = new PolicyFacts() {
             @Override
             public Optional<dev.ringzero.kernel.GadgetFacts> gadget(String gadgetId) {

@@ -20,12 +20,15 @@ final class RunAdmission {
     private final RunStore runs;
     private final RunAgents agents;
     private final PolicyKernel kernel;
+    private final java.util.function.BooleanSupplier modelConfigured;
     private final Clock clock;
 
-    RunAdmission(RunStore runs, RunAgents agents, PolicyKernel kernel, Clock clock) {
+    RunAdmission(RunStore runs, RunAgents agents, PolicyKernel kernel, java.util.function.BooleanSupplier modelConfigured,
+            Clock clock) {
         this.runs = runs;
         this.agents = agents;
         this.kernel = kernel;
+        this.modelConfigured = modelConfigured;
         this.clock = clock;
     }
 
@@ -42,7 +45,9 @@ final class RunAdmission {
                 request.runId());
         Verdict verdict = kernel.admitRun(subject, KernelBudgets.of(spec), runs.usage(request.agentId(), now),
                 request.proactive(), now);
-        AgentRuns.Admission admission = AdmissionPolicy.decide(verdict, spec, () -> runs.active(request.agentId()));
+        AgentRuns.Admission admission = spec.kind() == AgentSpec.Kind.LLM && verdict instanceof Verdict.Allow
+                && !modelConfigured.getAsBoolean() ? AdmissionPolicy.unconfigured()
+                : AdmissionPolicy.decide(verdict, spec, () -> runs.active(request.agentId()));
         boolean admitted = admission.status() == RunStatus.ADMITTED;
         boolean counted = admitted || admission.status() == RunStatus.QUEUED;
         boolean ended = !counted;

@@ -32,9 +32,11 @@ class RunController {
     private final TransactionTemplate transactions;
     private final ObjectMapper json;
     private final DryRun dryRun;
+    private final org.springframework.beans.factory.ObjectProvider<ModelSessions> sessions;
 
     RunController(AgentService agents, RunStore runs, RunEngine launcher, TransactionTemplate transactions,
-            ObjectMapper json, DryRun dryRun) {
+            ObjectMapper json, DryRun dryRun, org.springframework.beans.factory.ObjectProvider<ModelSessions> sessions) {
+        this.sessions = sessions;
         this.dryRun = dryRun;
         this.agents = agents;
         this.runs = runs;
@@ -48,7 +50,11 @@ class RunController {
 
     record RunView(String id, String agentId, int revision, String triggerKind, JsonNode trigger, String eventId,
             boolean proactive, String status, String reason, Instant createdAt, Instant startedAt, Instant endedAt,
-            Long durationMs, List<ActionView> actions) {
+            Long durationMs, List<ActionView> actions,
+            @io.swagger.v3.oas.annotations.media.Schema(description = "an llm run's model session: every turn "
+                    + "(tokens, latency, text) and every tool call with ring 0's verdict; absent for rules runs")
+            @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+            Object session) {
     }
 
     record ActionView(int index, String gadget, String command, JsonNode params, String verdict, String outcome,
@@ -119,7 +125,8 @@ class RunController {
                 action.startedAt(), action.endedAt())).toList() : null;
         return new RunView(run.id(), run.agentId(), run.revision(), run.triggerKind(), tree(run.triggerData()),
                 run.eventId(), run.proactive(), run.status().wire(), run.reason(), run.createdAt(), run.startedAt(),
-                run.endedAt(), duration, actions);
+                run.endedAt(), duration, actions, withActions
+                        ? sessions.getIfAvailable(() -> ModelSessions.NONE).transcript(run.id()).orElse(null) : null);
     }
 
     private JsonNode tree(String text) {

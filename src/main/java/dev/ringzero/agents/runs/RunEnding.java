@@ -36,7 +36,13 @@ final class RunEnding {
         // sees this run ended (and starts). Without it both could miss the other, and that queued
         // run and every one after it waited forever (the fault suite, after a restart's burst)
         agents.lock(run.agentId());
-        runs.end(runId, statusOf(runs.actions(runId)), null, clock.instant());
+        List<RunStore.Action> actions = runs.actions(runId);
+        if (agents.spec(run.agentId(), run.revision()).kind() == dev.ringzero.agents.definition.AgentSpec.Kind.LLM) {
+            // an llm run's actions are what its model asked for: a command the kernel refused was
+            // the model's to hear (it did), not a failure of the run; what was sent still counts
+            actions = actions.stream().filter(action -> !"denied".equals(action.outcome())).toList();
+        }
+        runs.end(runId, statusOf(actions), null, clock.instant());
         return nextTurn(runs.active(run.agentId()));
     }
 

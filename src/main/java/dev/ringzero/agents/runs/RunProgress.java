@@ -5,6 +5,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
+import dev.ringzero.agents.definition.AgentSpec;
+
 /**
  * Where a run stands: its next step (the next unsettled action, out of time, or done) and when
  * its {@code maxRunSeconds}, counted from its start, are over.
@@ -13,17 +15,20 @@ final class RunProgress {
 
     private final RunStore runs;
     private final RunAgents agents;
+    private final ModelSessions sessions;
     private final Clock clock;
 
-    RunProgress(RunStore runs, RunAgents agents, Clock clock) {
+    RunProgress(RunStore runs, RunAgents agents, ModelSessions sessions, Clock clock) {
         this.runs = runs;
         this.agents = agents;
+        this.sessions = sessions;
         this.clock = clock;
     }
 
     /**
      * The next step: the first unsettled action while the run is running and within its
-     * maxRunSeconds; otherwise the run is done (or out of time, with actions left).
+     * maxRunSeconds; for an llm run with every action settled, the model's next turn if its
+     * session wants one; otherwise the run is done (or out of time, with work left).
      */
     AgentRuns.Next next(String runId) {
         RunStore.Run run = runs.find(runId).orElseThrow();
@@ -31,7 +36,13 @@ final class RunProgress {
             return AgentRuns.Next.DONE;
         }
         if (unsettled(runs.actions(runId)).isEmpty()) {
-            return AgentRuns.Next.DONE;
+            if (agents.spec(run.agentId(), run.revision()).kind() != AgentSpec.Kind.LLM) {
+                return AgentRuns.Next.DONE;
+            }
+            if (overtime(run)) {
+                return AgentRuns.Next.TIMED_OUT;
+            }
+            return sessions.wantsTurn(run) ? AgentRuns.Next.MODEL : AgentRuns.Next.DONE;
         }
         return overtime(run) ? AgentRuns.Next.TIMED_OUT : AgentRuns.Next.ACTION;
     }

@@ -50,8 +50,8 @@ public class RunStore implements RunRecords {
         }
     }
 
-    /** An action about to be recorded: what prepare rendered. */
-    record NewAction(String gadgetId, String command, String params) {
+    /** An action about to be recorded: what prepare rendered, or a command an llm session's model asked for. */
+    public record NewAction(String gadgetId, String command, String params) {
     }
 
     /** One entry of the decision ledger. */
@@ -75,7 +75,7 @@ public class RunStore implements RunRecords {
         reads.put(runKey(run.id()), Optional.of(run));
         jdbc.sql("insert into rz_run(" + RUN_COLUMNS + ", counted) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
                 .params(run.id(), run.agentId(), run.ownerId(), run.revision(), run.triggerKind(), run.triggerData(),
-                        run.eventId(), run.proactive(), run.status().wire(), run.reason(), ts(run.createdAt()),
+                        run.eventId(), run.proactive(), run.status().wire(), reasonColumn(run.reason()), ts(run.createdAt()),
                         ts(run.startedAt()), ts(run.endedAt()), counted)
                 .update();
     }
@@ -85,14 +85,14 @@ public class RunStore implements RunRecords {
         // running starts the run (a queued run's turn); any other status ends it
         boolean moved = jdbc.sql("update rz_run set status = ?, reason = coalesce(?, reason), "
                         + (to == RunStatus.RUNNING ? "started_at" : "ended_at") + " = ? where id = ? and status = ?")
-                .params(to.wire(), reason, ts(at), runId, from.wire()).update() == 1;
+                .params(to.wire(), reasonColumn(reason), ts(at), runId, from.wire()).update() == 1;
         return changed(runId, moved, to, reason, at);
     }
 
     /** What the transaction knows of the run after a status change ({@code moved}: it took). */
     private boolean changed(String runId, boolean moved, RunStatus to, String reason, Instant at) {
         if (moved) {
-            reads.<Optional<Run>>change(runKey(runId), run -> run.map(r -> r.moved(to, reason, at)));
+            reads.<Optional<Run>>change(runKey(runId), run -> run.map(r -> r.moved(to, reasonColumn(reason), at)));
         } else {
             reads.forget(runKey(runId));
         }
@@ -100,10 +100,10 @@ public class RunStore implements RunRecords {
     }
 
     /** Ends a run that is still active, whatever its active status. */
-    boolean end(String runId, RunStatus to, String reason, Instant at) {
+    public boolean end(String runId, RunStatus to, String reason, Instant at) {
         boolean ended = jdbc.sql("update rz_run set status = ?, reason = coalesce(?, reason), ended_at = ? where id = ? "
                         + "and status in ('admitted', 'queued', 'running')")
-                .params(to.wire(), reason, ts(at), runId).update() == 1;
+                .params(to.wire(), reasonColumn(reason), ts(at), runId).update() == 1;
         return changed(runId, ended, to, reason, at);
     }
 
@@ -156,6 +156,19 @@ public class RunStore implements RunRecords {
                     null, at, null));
         }
         reads.put(actionsKey(runId), List.copyOf(recorded));
+    }
+
+    /**
+     * Appends one action to a running run (an llm session's device tool call): it is dispatched
+     * like any other, the kernel deciding when it is sent. Returns its index.
+     */
+    public int appendAction(String runId, NewAction action, Instant at) {
+        int index = jdbc.sql("select coalesce(max(idx), -1) + 1 from rz_run_action where run_id = ?").param(runId)
+                .query(Integer.class).single();
+        jdbc.sql("insert into rz_run_action(run_id, idx, gadget_id, command, params, started_at) values (?, ?, ?, ?, ?, ?)")
+                .params(runId, index, action.gadgetId(), action.command(), action.params(), ts(at)).update();
+        reads.forget(actionsKey(runId));
+        return index;
     }
 
     void actionSent(String runId, int index, String invocationId) {
@@ -227,6 +240,11 @@ public class RunStore implements RunRecords {
                 rs.getBoolean("proactive"), RunStatus.fromWire(rs.getString("status")), rs.getString("reason"),
                 instant(rs.getTimestamp("created_at")), instant(rs.getTimestamp("started_at")),
                 instant(rs.getTimestamp("ended_at")));
+    }
+
+    /** A reason as its column holds it (at most 200 characters; the run's own records say the rest). */
+    private static String reasonColumn(String reason) {
+        return reason == null || reason.length() <= 200 ? reason : reason.substring(0, 199) + "…";
     }
 
     private static Instant instant(Timestamp ts) {

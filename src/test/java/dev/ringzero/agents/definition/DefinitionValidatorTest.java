@@ -100,7 +100,7 @@ class DefinitionValidatorTest {
             assertThat(spec.kind()).isEqualTo(Kind.LLM);
             assertThat(spec.actions()).isEmpty();
             assertThat(spec.triggers()).hasSize(2).last().isInstanceOf(InvokeTrigger.class);
-            assertThat(spec.allow().tools()).containsExactly("calendar.next_meeting", "state.read");
+            assertThat(spec.allow().tools()).containsExactly("calendar.today", "state.get");
             assertThat(spec.allow().physical()).isTrue();
             assertThat(spec.concurrency()).isEqualTo(Concurrency.PARALLEL);
             assertThat(spec.maxParallel()).isEqualTo(2);

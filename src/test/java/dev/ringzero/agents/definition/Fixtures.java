@@ -124,7 +124,7 @@ final class Fixtures {
               ],
               "instructions": "Look up my next meeting and tell me about it in one sentence. If it starts within five minutes, drive the rover forward a little.",
               "allow": {"commands": ["speaker.say", "display.show_text", "chassis.drive", "chassis.stop"],
-                        "tools": ["calendar.next_meeting", "state.read"],
+                        "tools": ["calendar.today", "state.get"],
                         "intents": ["email.send", "speaker.say"],
                         "physical": true},
               "budget": {"runsPerHour": 30, "toolCallsPerRun": 6, "tokensPerRun": 8000},

@@ -13,7 +13,7 @@ class PlatformCatalogueTest {
         var catalogue = PlatformCatalogue.catalogue();
 
         assertThat(catalogue.tools()).extracting(PlatformCatalogue.Entry::name)
-                .contains("calendar.next_meeting", "state.read", "state.write", "journal.read", "gadget.command");
+                .contains("calendar.today", "calendar.next_meeting", "state.get", "state.set", "journal.read");
         assertThat(catalogue.intents()).extracting(PlatformCatalogue.Entry::name)
                 .containsExactly("email.send", "webhook.post");
         assertThat(catalogue.tools()).allSatisfy(entry -> assertThat(entry.description()).isNotBlank());
@@ -22,7 +22,7 @@ class PlatformCatalogueTest {
 
     @Test
     void looksUpByName() {
-        assertThat(PlatformCatalogue.tool("state.write")).isPresent();
+        assertThat(PlatformCatalogue.tool("state.set")).isPresent();
         assertThat(PlatformCatalogue.tool("email.send")).isEmpty();
         assertThat(PlatformCatalogue.isTool("shell.exec")).isFalse();
         assertThat(PlatformCatalogue.isIntegrationIntent("webhook.post")).isTrue();

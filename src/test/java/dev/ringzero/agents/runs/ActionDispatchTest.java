@@ -29,7 +29,7 @@ class ActionDispatchTest {
     private final RunFixtures.FakeSpeakers floor = new RunFixtures.FakeSpeakers();
     private final RunFixtures.FakeLink link = new RunFixtures.FakeLink();
     private final RunFixtures.FakeGates gates = new RunFixtures.FakeGates();
-    private final ActionDispatch underTest = new ActionDispatch(runs, new RunProgress(runs, agents, clock),
+    private final ActionDispatch underTest = new ActionDispatch(runs, new RunProgress(runs, agents, ModelSessions.NONE, clock),
             new SpeakerTurns(floor, runs, clock), link, new UnsentActions(runs, gates, RunFixtures.JSON, clock),
             RunFixtures.JSON, clock);
 

@@ -74,15 +74,20 @@ class AdmissionPolicyTest {
     }
 
     @Test
-    void anAllowedLlmAgentIsDeniedForWantOfAModelRuntime() {
+    void anAllowedLlmAgentIsAdmittedAsARulesAgentIs() {
         AgentSpec rules = spec();
         AgentSpec llm = new AgentSpec(rules.name(), null, rules.gadgets(), AgentSpec.Kind.LLM, List.of(), List.of(),
                 "be nice", null, null, null, 0, true, null, false);
 
-        AgentRuns.Admission underTest = AdmissionPolicy.decide(ALLOW, llm, unread());
+        assertThat(AdmissionPolicy.decide(ALLOW, llm, NONE_ACTIVE).status()).isEqualTo(RunStatus.ADMITTED);
+    }
 
-        assertThat(underTest).isEqualTo(new AgentRuns.Admission(RunStatus.DENIED, "llm_runtime_unavailable",
-                List.of()));
+    @Test
+    void withoutAModelAnLlmRunEndsFailedSayingWhatIsMissing() {
+        AgentRuns.Admission underTest = AdmissionPolicy.unconfigured();
+
+        assertThat(underTest.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(underTest.reason()).startsWith("llm_unconfigured").contains("ringzero.llm.base-url");
     }
 
     @Test

@@ -30,11 +30,13 @@ class RunAdmissionTest {
 
         @Override
         public Optional<AgentFacts> agent(String agentId) {
-            return Optional.of(new AgentFacts(agentId, OWNER, enabled, 1, Set.of(), Set.of(), false));
+            return Optional.of(new AgentFacts(agentId, OWNER, enabled, 1, Set.of(), Set.of(), Set.of(), false));
         }
     };
+    private boolean modelConfigured = true;
     private final RunAdmission underTest = new RunAdmission(runs, agents,
-            new PolicyKernel(facts, TrustRules.NONE, TrustHistory.NONE), new RunFixtures.TestClock(T0));
+            new PolicyKernel(facts, TrustRules.NONE, TrustHistory.NONE), () -> modelConfigured,
+            new RunFixtures.TestClock(T0));
 
     private static RunRequest request(String runId, String triggerKind) {
         return new RunRequest(runId, AGENT, OWNER, 1, triggerKind, "{}", "event-" + runId,
@@ -58,6 +60,23 @@ class RunAdmissionTest {
                     assertThat(decision.runId()).isEqualTo("r1");
                     assertThat(decision.eventId()).isEqualTo("event-r1");
                 });
+    }
+
+    @Test
+    void anLlmRunWithoutAModelEndsFailedAndRulesRunsAreUntouched() {
+        modelConfigured = false;
+        var rules = spec();
+        agents.with("llm-agent", new dev.ringzero.agents.definition.AgentSpec(rules.name(), null, rules.gadgets(),
+                dev.ringzero.agents.definition.AgentSpec.Kind.LLM, rules.triggers(), java.util.List.of(), "be brief",
+                null, null, null, 0, true, null, false));
+
+        AgentRuns.Admission llm = underTest.admit(new RunRequest("r1", "llm-agent", OWNER, 1, "invoke", "{}", null,
+                false));
+        AgentRuns.Admission plain = underTest.admit(request("r2", "gadget.event"));
+
+        assertThat(llm.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(runs.find("r1").orElseThrow().reason()).startsWith("llm_unconfigured");
+        assertThat(plain.status()).isEqualTo(RunStatus.ADMITTED);
     }
 
     @Test

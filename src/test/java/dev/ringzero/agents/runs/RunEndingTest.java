@@ -15,7 +15,7 @@ class RunEndingTest {
 
     private final RunStore runs = RunFixtures.store();
     private final RunFixtures.TestClock clock = new RunFixtures.TestClock(T0.plusSeconds(9));
-    private final RunFixtures.FakeAgents agents = new RunFixtures.FakeAgents();
+    private final RunFixtures.FakeAgents agents = new RunFixtures.FakeAgents().with(AGENT, RunFixtures.spec());
     private final RunEnding underTest = new RunEnding(runs, agents, clock);
 
     private static List<RunStore.Action> outcomes(String... outcomes) {
@@ -53,6 +53,26 @@ class RunEndingTest {
         RunStore.Run finished = runs.find("r1").orElseThrow();
         assertThat(finished.status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(finished.endedAt()).isEqualTo(clock.instant());
+    }
+
+    @Test
+    void aCommandTheKernelRefusedAnLlmRunsModelFailsOnlyARulesRun() {
+        runningWithActions(runs, "r1", T0, "display.show_text", "chassis.drive");
+        runs.actionEnded("r1", 0, "allow", "completed", null, null, T0);
+        runs.actionEnded("r1", 1, "deny", "denied", "not_allowed", null, T0);
+        runningWithActions(runs, "r2", T0, "display.show_text", "chassis.drive");
+        runs.actionEnded("r2", 0, "allow", "completed", null, null, T0);
+        runs.actionEnded("r2", 1, "deny", "denied", "not_allowed", null, T0);
+        var rules = RunFixtures.spec();
+        RunFixtures.FakeAgents llmAgents = new RunFixtures.FakeAgents().with(AGENT, new dev.ringzero.agents.definition
+                .AgentSpec(rules.name(), null, rules.gadgets(), dev.ringzero.agents.definition.AgentSpec.Kind.LLM,
+                rules.triggers(), List.of(), "be brief", null, null, null, 0, true, null, false));
+
+        underTest.finish("r1");
+        new RunEnding(runs, llmAgents, clock).finish("r2");
+
+        assertThat(runs.find("r1").orElseThrow().status()).isEqualTo(RunStatus.PARTIALLY_FAILED);
+        assertThat(runs.find("r2").orElseThrow().status()).isEqualTo(RunStatus.SUCCEEDED);
     }
 
     @Test

@@ -19,7 +19,7 @@ class RunProgressTest {
     private final RunFixtures.FakeAgents agents = new RunFixtures.FakeAgents()
             .with(AGENT, spec(Concurrency.SINGLE, 1, 30));
     private final RunFixtures.TestClock clock = new RunFixtures.TestClock(T0);
-    private final RunProgress underTest = new RunProgress(runs, agents, clock);
+    private final RunProgress underTest = new RunProgress(runs, agents, ModelSessions.NONE, clock);
 
     @Test
     void aRunningRunWithAnUnsettledActionDispatchesItWithinItsTime() {

@@ -1,0 +1,209 @@
+package dev.ringzero.agents.llm;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ringzero.agents.AgentService;
+import dev.ringzero.agents.KernelBudgets;
+import dev.ringzero.agents.definition.AgentSpec;
+import dev.ringzero.agents.runs.ModelSessions;
+import dev.ringzero.agents.runs.RunStatus;
+import dev.ringzero.agents.runs.RunStore;
+import dev.ringzero.kernel.Budget;
+import dev.ringzero.kernel.RunMeter;
+import dev.ringzero.kernel.Verdict;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * The steps of an llm run's session as {@code agent-run}'s model loop calls them (asked in the
+ * engine's transaction, played by {@link ModelTurns} off it), and the session as the run's loop
+ * sees it ({@link ModelSessions}). The run's budgets are the kernel's {@link RunMeter}: tool calls
+ * and tokens so far, charged from the record before every turn.
+ */
+public class LlmSessions implements ModelSessions {
+
+    /** A turn's wait: the message that wakes it and the deadline that ends it. */
+    public record Asked(String runId, int turn, Instant deadline) {
+
+        /** The name of the message that wakes the wait for this turn. */
+        public String key() {
+            return runId + ":" + turn;
+        }
+    }
+
+    /** A margin past the reply timeout, so a reply at the last moment still counts. */
+    static final Duration REPLY_GRACE = Duration.ofSeconds(2);
+
+    private final LlmSettings settings;
+    private final SessionStore store;
+    private final RunStore runs;
+    private final AgentService agents;
+    private final ModelTurns turns;
+    private final ObjectMapper json;
+    private final Clock clock;
+
+    LlmSessions(LlmSettings settings, SessionStore store, RunStore runs, AgentService agents, ModelTurns turns,
+            ObjectMapper json, Clock clock) {
+        this.settings = settings;
+        this.store = store;
+        this.runs = runs;
+        this.agents = agents;
+        this.turns = turns;
+        this.json = json;
+        this.clock = clock;
+    }
+
+    @Override
+    public boolean configured() {
+        return settings.configured();
+    }
+
+    @Override
+    public boolean wantsTurn(RunStore.Run run) {
+        List<SessionStore.Turn> recorded = store.turns(run.id());
+        if (!recorded.isEmpty()) {
+            SessionStore.Turn last = recorded.get(recorded.size() - 1);
+            if (last.status() != SessionStore.TurnStatus.READY) {
+                return false; // failed: the run was ended with it
+            }
+            boolean finalAnswer = store.calls(run.id()).stream().noneMatch(call -> call.turn() == last.turn());
+            if (finalAnswer) {
+                return false;
+            }
+        }
+        Optional<String> over = overBudget(run, recorded);
+        if (over.isPresent()) {
+            runs.end(run.id(), RunStatus.FAILED, over.get(), clock.instant());
+            return false;
+        }
+        return true;
+    }
+
+    /** Which budget a further turn would break, said as the run's reason; empty while all hold. */
+    private Optional<String> overBudget(RunStore.Run run, List<SessionStore.Turn> recorded) {
+        AgentSpec spec = agents.spec(run.agentId(), run.revision());
+        int tokens = recorded.stream().mapToInt(SessionStore.Turn::tokens).sum();
+        long calls = store.calls(run.id()).size();
+        Verdict metered = new RunMeter(KernelBudgets.of(spec)).charge((int) calls, tokens);
+        if (metered instanceof Verdict.OverBudget over) {
+            return Optional.of(over.budget() + ": the session used " + (Budget.TOKENS_PER_RUN.equals(over.budget())
+                    ? tokens + " tokens of " + spec.budget().tokensPerRun()
+                    : calls + " tool calls of " + spec.budget().toolCallsPerRun()));
+        }
+        if (tokens >= spec.budget().tokensPerRun()) {
+            return Optional.of(Budget.TOKENS_PER_RUN + ": no tokens left for another turn (" + tokens + " of "
+                    + spec.budget().tokensPerRun() + ")");
+        }
+        Instant midnight = clock.instant().atZone(ZoneOffset.UTC).toLocalDate().atStartOfDay(ZoneOffset.UTC).toInstant();
+        long today = store.ownerTokensSince(run.ownerId(), midnight);
+        if (today >= settings.dailyTokensPerOwner()) {
+            return Optional.of("owner_daily_tokens: the owner's runs used " + today + " tokens today (UTC) of "
+                    + settings.dailyTokensPerOwner());
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Step {@code Task_AskModel}: records the next turn as asked and has it played once this
+     * transaction commits (a rolled-back step asks nothing). The wait ends at the reply timeout, or
+     * at the run's maxRunSeconds if that comes first.
+     */
+    public Asked ask(String runId, Instant runDeadline) {
+        RunStore.Run run = runs.find(runId).orElseThrow();
+        int turn = store.turns(runId).stream().mapToInt(SessionStore.Turn::turn).max().orElse(0) + 1;
+        Instant now = clock.instant();
+        store.asked(runId, turn, run.ownerId(), now);
+        if (TransactionSynchronizationManager.isSynchronizationActive()) {
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCommit() {
+                    turns.play(runId, turn);
+                }
+            });
+        } else {
+            turns.play(runId, turn);
+        }
+        Instant replyBy = now.plus(settings.replyTimeout()).plus(REPLY_GRACE);
+        return new Asked(runId, turn, replyBy.isBefore(runDeadline) ? replyBy : runDeadline);
+    }
+
+    /**
+     * Step {@code Task_ModelAnswered}, woken by the turn's end or by its deadline: a ready turn
+     * goes on; a failed one ends the run with the model's reason; one still unanswered at its
+     * deadline ends the run as the deadline says (the model's timeout, or maxRunSeconds).
+     */
+    public void answeredLast(String runId) {
+        List<SessionStore.Turn> all = store.turns(runId);
+        SessionStore.Turn recorded = all.get(all.size() - 1);
+        int turn = recorded.turn();
+        Instant now = clock.instant();
+        switch (recorded.status()) {
+            case READY -> {
+            }
+            case FAILED -> runs.end(runId, RunStatus.FAILED, recorded.errorCode() + ": " + recorded.error(), now);
+            default -> {
+                RunStore.Run run = runs.find(runId).orElseThrow();
+                AgentSpec spec = agents.spec(run.agentId(), run.revision());
+                Instant started = run.startedAt() == null ? run.createdAt() : run.startedAt();
+                boolean overtime = !now.isBefore(started.plusSeconds(spec.budget().maxRunSeconds()));
+                String code = overtime ? "max_run_seconds" : "model_timeout";
+                String message = overtime ? "the run's " + spec.budget().maxRunSeconds() + " s ran out while the model "
+                        + "was thinking" : "the model did not answer within " + settings.replyTimeout().toSeconds() + " s";
+                store.failed(runId, turn, code, message, now);
+                runs.end(runId, RunStatus.FAILED, code + ": " + message, now);
+            }
+        }
+    }
+
+    /** After a restart: turns that were in flight are played again or finished. */
+    void resumeUnfinished() {
+        store.unfinished().forEach(turns::resume);
+    }
+
+    /** One turn of the transcript, as the run's view shows it. */
+    public record TurnView(int turn, String status, Instant askedAt, Instant repliedAt, int tokensIn, int tokensOut,
+            Integer latencyMs, String text, String errorCode, String error, List<CallView> toolCalls) {
+    }
+
+    /** One tool call of the transcript with ring 0's verdict; a device command's outcome is its action's. */
+    public record CallView(String id, String tool, String capability, JsonNode arguments, String verdict,
+            String reason, Integer actionIndex, JsonNode result) {
+    }
+
+    /** The session's record: tokens, latency, every tool call and verdict; what the model read back. */
+    public record Transcript(int tokens, int toolCalls, List<TurnView> turns) {
+    }
+
+    @Override
+    public Optional<Object> transcript(String runId) {
+        List<SessionStore.Turn> recorded = store.turns(runId);
+        if (recorded.isEmpty()) {
+            return Optional.empty();
+        }
+        List<SessionStore.Call> calls = store.calls(runId);
+        List<RunStore.Action> actions = runs.actions(runId);
+        List<TurnView> views = recorded.stream().map(turn -> new TurnView(turn.turn(), turn.status().wire(),
+                turn.askedAt(), turn.repliedAt(), turn.tokensIn(), turn.tokensOut(), turn.latencyMs(), turn.replyText(),
+                turn.errorCode(), turn.error(), calls.stream().filter(call -> call.turn() == turn.turn())
+                        .map(call -> new CallView(call.callId(), call.tool(), call.capability(), tree(call.arguments()),
+                                call.verdict(), call.reason(), call.actionIndex(),
+                                tree(Conversation.result(call, actions, json)))).toList())).toList();
+        return Optional.of(new Transcript(recorded.stream().mapToInt(SessionStore.Turn::tokens).sum(), calls.size(),
+                views));
+    }
+
+    private JsonNode tree(String text) {
+        try {
+            return text == null ? null : json.readTree(text);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return json.getNodeFactory().textNode(text);
+        }
+    }
+}

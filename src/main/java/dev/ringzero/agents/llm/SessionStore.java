@@ -1,0 +1,192 @@
+package dev.ringzero.agents.llm;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+/**
+ * The record of llm sessions: every model turn ({@code rz_llm_turn}) and every tool call the
+ * model asked for ({@code rz_llm_tool_call}) with ring 0's verdict and what came back. A device
+ * command's outcome is its run action's ({@code rz_run_action}), named by {@code action_idx}.
+ * Status changes are compare-and-set, so a late reply or a second node never overwrites an end.
+ */
+@Component
+class SessionStore {
+
+    /** Where a turn stands. */
+    enum TurnStatus {
+        /** The model was asked; no reply recorded yet. */
+        ASKED,
+        /** The reply is recorded, its tool calls not all handled yet. */
+        REPLIED,
+        /** Every tool call is handled (device commands are run actions): the run may go on. */
+        READY,
+        /** No usable reply: the model failed, was too slow, or the run ended meanwhile. */
+        FAILED;
+
+        String wire() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        static TurnStatus fromWire(String wire) {
+            return valueOf(wire.toUpperCase(Locale.ROOT));
+        }
+    }
+
+    /** One model turn as recorded. */
+    record Turn(String runId, int turn, String ownerId, TurnStatus status, Instant askedAt, Instant repliedAt,
+            int tokensIn, int tokensOut, Integer latencyMs, String replyText, String errorCode, String error) {
+
+        int tokens() {
+            return tokensIn + tokensOut;
+        }
+    }
+
+    /** One tool call as recorded; {@code done} once ring 0's verdict and its result are in. */
+    record Call(int turn, int seq, String callId, String tool, String capability, String arguments, String verdict,
+            String reason, Integer actionIndex, String result, boolean done) {
+    }
+
+    private static final String TURN_COLUMNS = "run_id, turn, owner_id, status, asked_at, replied_at, tokens_in, "
+            + "tokens_out, latency_ms, reply_text, error_code, error";
+    private static final String CALL_COLUMNS = "turn, seq, call_id, tool, capability, arguments, verdict, reason, "
+            + "action_idx, result, done";
+
+    private final JdbcClient jdbc;
+
+    SessionStore(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    void asked(String runId, int turn, String ownerId, Instant at) {
+        jdbc.sql("insert into rz_llm_turn(run_id, turn, owner_id, status, asked_at) values (?, ?, ?, 'asked', ?)")
+                .params(runId, turn, ownerId, ts(at)).update();
+    }
+
+    List<Turn> turns(String runId) {
+        return jdbc.sql("select " + TURN_COLUMNS + " from rz_llm_turn where run_id = ? order by turn")
+                .param(runId).query(SessionStore::turn).list();
+    }
+
+    Optional<Turn> turn(String runId, int turn) {
+        return jdbc.sql("select " + TURN_COLUMNS + " from rz_llm_turn where run_id = ? and turn = ?")
+                .params(runId, turn).query(SessionStore::turn).optional();
+    }
+
+    List<Call> calls(String runId) {
+        return jdbc.sql("select " + CALL_COLUMNS + " from rz_llm_tool_call where run_id = ? order by turn, seq")
+                .param(runId).query(SessionStore::call).list();
+    }
+
+    /**
+     * Records the reply of a turn still asked, and its tool calls (not yet handled); false if the
+     * turn ended meanwhile (its tokens are still counted: they were spent).
+     */
+    boolean replied(String runId, int turn, ModelReply.Answered reply, int latencyMs, Instant at) {
+        int moved = jdbc.sql("update rz_llm_turn set status = 'replied', replied_at = ?, tokens_in = ?, tokens_out = ?, "
+                        + "latency_ms = ?, reply_text = ? where run_id = ? and turn = ? and status = 'asked'")
+                .params(ts(at), reply.tokensIn(), reply.tokensOut(), latencyMs, reply.text(), runId, turn).update();
+        if (moved == 0) {
+            spent(runId, turn, reply.tokensIn(), reply.tokensOut());
+            return false;
+        }
+        for (int seq = 0; seq < reply.toolCalls().size(); seq++) {
+            ToolCall call = reply.toolCalls().get(seq);
+            jdbc.sql("insert into rz_llm_tool_call(run_id, turn, seq, call_id, tool, arguments) values (?, ?, ?, ?, ?, ?)")
+                    .params(runId, turn, seq, clip(call.id(), 128), clip(call.name(), 128), call.arguments()).update();
+        }
+        return true;
+    }
+
+    /** Tokens of a reply that came too late to count as the turn's answer. */
+    void spent(String runId, int turn, int tokensIn, int tokensOut) {
+        jdbc.sql("update rz_llm_turn set tokens_in = ?, tokens_out = ? where run_id = ? and turn = ?")
+                .params(tokensIn, tokensOut, runId, turn).update();
+    }
+
+    /** Ends a turn that has no usable reply; false if it was ready or failed already. */
+    boolean failed(String runId, int turn, String code, String message, Instant at) {
+        return jdbc.sql("update rz_llm_turn set status = 'failed', error_code = ?, error = ?, replied_at = "
+                        + "coalesce(replied_at, ?) where run_id = ? and turn = ? and status in ('asked', 'replied')")
+                .params(code, clip(message, 500), ts(at), runId, turn).update() == 1;
+    }
+
+    /** What ring 0 said of a call before it ran (an envelope about to be submitted). */
+    void deciding(String runId, int turn, int seq, String capability, String verdict) {
+        jdbc.sql("update rz_llm_tool_call set capability = ?, verdict = ? where run_id = ? and turn = ? and seq = ?")
+                .params(capability, verdict, runId, turn, seq).update();
+    }
+
+    /** A call handled here: its verdict, why, and what the model reads back. */
+    void handled(String runId, int turn, int seq, String capability, String verdict, String reason, String result) {
+        jdbc.sql("update rz_llm_tool_call set capability = ?, verdict = ?, reason = ?, result = ?, done = true "
+                        + "where run_id = ? and turn = ? and seq = ?")
+                .params(capability, verdict, clip(reason, 500), result, runId, turn, seq).update();
+    }
+
+    /** A device call made a run action: the kernel decides when the run dispatches it. */
+    void becameAction(String runId, int turn, int seq, String capability, int actionIndex) {
+        jdbc.sql("update rz_llm_tool_call set capability = ?, verdict = 'action', action_idx = ?, done = true "
+                        + "where run_id = ? and turn = ? and seq = ?")
+                .params(capability, actionIndex, runId, turn, seq).update();
+    }
+
+    /** Every call of the turn is handled: the run may go on. */
+    boolean ready(String runId, int turn) {
+        return jdbc.sql("update rz_llm_turn set status = 'ready' where run_id = ? and turn = ? and status = 'replied'")
+                .params(runId, turn).update() == 1;
+    }
+
+    /** Tokens all of an owner's turns asked since {@code since}. */
+    long ownerTokensSince(String ownerId, Instant since) {
+        return jdbc.sql("select coalesce(sum(tokens_in + tokens_out), 0) from rz_llm_turn where owner_id = ? "
+                        + "and asked_at >= ?")
+                .params(ownerId, ts(since)).query(Long.class).single();
+    }
+
+    /** Turns of running runs that are asked or replied but not ready: what a restart picks up. */
+    List<Turn> unfinished() {
+        return jdbc.sql("select t.run_id, t.turn, t.owner_id, t.status, t.asked_at, t.replied_at, t.tokens_in, "
+                        + "t.tokens_out, t.latency_ms, t.reply_text, t.error_code, t.error from rz_llm_turn t "
+                        + "join rz_run r on r.id = t.run_id where t.status in ('asked', 'replied') "
+                        + "and r.status = 'running' order by t.asked_at")
+                .query(SessionStore::turn).list();
+    }
+
+    private static Turn turn(ResultSet rs, int n) throws SQLException {
+        int latency = rs.getInt("latency_ms");
+        Integer latencyMs = rs.wasNull() ? null : latency;
+        return new Turn(rs.getString("run_id"), rs.getInt("turn"), rs.getString("owner_id"),
+                TurnStatus.fromWire(rs.getString("status")), instant(rs.getTimestamp("asked_at")),
+                instant(rs.getTimestamp("replied_at")), rs.getInt("tokens_in"), rs.getInt("tokens_out"),
+                latencyMs, rs.getString("reply_text"), rs.getString("error_code"),
+                rs.getString("error"));
+    }
+
+    private static Call call(ResultSet rs, int n) throws SQLException {
+        int index = rs.getInt("action_idx");
+        Integer actionIndex = rs.wasNull() ? null : index;
+        return new Call(rs.getInt("turn"), rs.getInt("seq"), rs.getString("call_id"), rs.getString("tool"),
+                rs.getString("capability"), rs.getString("arguments"), rs.getString("verdict"), rs.getString("reason"),
+                actionIndex, rs.getString("result"), rs.getBoolean("done"));
+    }
+
+    private static String clip(String text, int max) {
+        return text == null || text.length() <= max ? text : text.substring(0, max);
+    }
+
+    private static Instant instant(Timestamp ts) {
+        return ts == null ? null : ts.toInstant();
+    }
+
+    private static Timestamp ts(Instant instant) {
+        return instant == null ? null : Timestamp.from(instant);
+    }
+}
