@@ -26,7 +26,9 @@ public final class Refusal extends RuntimeException {
         /** The request is larger than the platform accepts. */
         TOO_LARGE,
         /** The body comes in a form the platform does not read. */
-        UNSUPPORTED_MEDIA_TYPE
+        UNSUPPORTED_MEDIA_TYPE,
+        /** Something the request needs is not there now (no model configured, the model failed). */
+        UNAVAILABLE
     }
 
     private final Kind kind;

@@ -26,6 +26,7 @@ public final class Problems {
             case UNAUTHENTICATED -> HttpStatus.UNAUTHORIZED;
             case TOO_LARGE -> HttpStatus.PAYLOAD_TOO_LARGE;
             case UNSUPPORTED_MEDIA_TYPE -> HttpStatus.UNSUPPORTED_MEDIA_TYPE;
+            case UNAVAILABLE -> HttpStatus.SERVICE_UNAVAILABLE;
         };
     }
 

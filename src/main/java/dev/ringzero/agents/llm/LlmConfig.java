@@ -80,6 +80,12 @@ class LlmConfig {
         return new LlmSessions(settings, store, runs, agents, turns, json, clock);
     }
 
+    @Bean
+    Drafts drafts(Model model, LlmSettings settings, dev.ringzero.agents.definition.DefinitionValidator validator,
+            dev.ringzero.gadgets.GadgetRegistry gadgets, dev.ringzero.agents.runs.DryRun dryRun, ObjectMapper json) {
+        return new Drafts(model, settings, validator, gadgets, dryRun, json);
+    }
+
     /** Turns in flight when the node stopped are played again (or finished) once it is up. */
     @EventListener(ApplicationReadyEvent.class)
     void resumeTurns(ApplicationReadyEvent ready) {
