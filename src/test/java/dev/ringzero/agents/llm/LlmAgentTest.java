@@ -118,6 +118,27 @@ class LlmAgentTest extends OwnerWithDeskBotTest {
     }
 
     @Test
+    void stateIsWrittenWithTheVersionItWasReadAtAndAStaleWriteIsAConflict() {
+        model.then(Reply.toolCalls("state__get", "{}"))
+                .then(request -> {
+                    int version = request.toolResults().get(0).path("result").path("content").path("version").asInt();
+                    return Reply.toolCalls("state__set", "{\"state\":{\"greeted\":1},\"version\":" + version + "}",
+                            "state__set", "{\"state\":{\"greeted\":2},\"version\":" + version + "}");
+                })
+                .then(Reply.answer("remembered"));
+        String agentId = llmAgent("{\"commands\":[],\"tools\":[\"state.get\",\"state.set\"]}", "{\"maxRunSeconds\":20}");
+
+        JsonNode run = ended(Agents.runNow(alice, agentId));
+
+        assertThat(run.path("status").asText()).isEqualTo("succeeded");
+        List<JsonNode> results = model.requests().get(2).toolResults();
+        assertThat(results.get(1).path("result").path("status").asText()).isEqualTo("ok");
+        assertThat(results.get(2).path("result").path("status").asText()).isEqualTo("conflict");
+        assertThat(jdbc.sql("select state from rz_agent where id = ?").param(agentId).query(String.class).single())
+                .isEqualTo("{\"greeted\":1}");
+    }
+
+    @Test
     void argumentsThatDoNotFitTheCommandAreRefusedBeforeTheKernel() {
         model.then(Reply.toolCalls("speaker__say", "{\"words\":\"hi\"}", "speaker__say", "not json"))
                 .then(Reply.answer("giving up"));
