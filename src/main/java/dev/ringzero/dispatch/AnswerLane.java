@@ -12,7 +12,12 @@ import dev.ringzero.Batches;
 import dev.ringzero.policy.Movers;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.RecoverableDataAccessException;
+import org.springframework.dao.TransientDataAccessException;
+import org.springframework.scheduling.TaskScheduler;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -22,7 +27,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * only the gadget's own invocations are answered) and, in the same transaction, the run waiting for
  * it is woken. A worker takes whatever answers have arrived by its turn (at most
  * {@code ringzero.link.result-batch}) into one transaction: one commit for the answers and the steps
- * they wake. An answer is acknowledged to the broker only once it is recorded.
+ * they wake. An answer is acknowledged to the broker only once it is recorded; while the database
+ * is away it waits, unacknowledged, and is tried again every {@link #RETRY_AFTER}.
  */
 @Component
 public class AnswerLane {
@@ -31,6 +37,8 @@ public class AnswerLane {
     /** Result payload statuses that mean "started, not finished" (reported as accepted). */
     static final Set<String> ACCEPTED_STATUSES = Set.of("accepted", "fetching", "queued", "started", "playing",
             "in_progress");
+    /** How long an answer waits before it is tried again when the database refused it. */
+    static final java.time.Duration RETRY_AFTER = java.time.Duration.ofSeconds(1);
 
     /** A {@code link.result} as it came from {@code gadgetId}; {@code acknowledge} once it is recorded. */
     private record Arrived(String gadgetId, JsonNode envelope, Runnable acknowledge) {
@@ -44,12 +52,18 @@ public class AnswerLane {
     private final Batches batch;
     private final int batchSize;
     private final java.time.Clock clock;
+    private final TaskScheduler scheduler;
+    /** The answer lane's threads, where an answer tried again goes back to. */
+    private final java.util.concurrent.Executor workers;
     /** Device answers waiting for the lane; a worker takes up to {@code batchSize} at once. */
     private final Queue<Arrived> arrived = new ConcurrentLinkedQueue<>();
 
     AnswerLane(Invocations invocations, AwaitedAnswers awaited, Movers movers, List<AnswerListener> listeners,
             List<RunWake> runWakes, Batches batch, @Value("${ringzero.link.result-batch:8}") int batchSize,
-            java.time.Clock clock) {
+            java.time.Clock clock, TaskScheduler scheduler,
+            @Qualifier("linkResultWorkers") java.util.concurrent.Executor workers) {
+        this.scheduler = scheduler;
+        this.workers = workers;
         this.invocations = invocations;
         this.awaited = awaited;
         this.movers = movers;
@@ -94,7 +108,10 @@ public class AnswerLane {
     /**
      * The answer's step failed even alone (say the run's deadline moved it on at the same moment):
      * the answer is recorded by itself, so it is never lost, and its run is woken once more in a
-     * transaction of its own; a run that can no longer be woken settles from the record.
+     * transaction of its own; a run that can no longer be woken settles from the record. If the
+     * database is away even for that, the answer stays the broker's (unacknowledged) and is tried
+     * again shortly, as an event is: acknowledged and dropped, it was lost, and a command the device
+     * had carried out ended {@code unknown} at its deadline (the fault suite's PostgreSQL restart).
      */
     private void settleAlone(Arrived answer, RuntimeException cause) {
         log.info("the step woken by answer {} from {} failed; the answer is recorded alone: {}",
@@ -102,12 +119,20 @@ public class AnswerLane {
         Optional<Invocations.Answered> recorded;
         try {
             recorded = record(answer);
-        } finally {
-            // recorded, late, or not recordable now (the database down): acknowledged either way.
-            // Paho delivers an unacknowledged message again only on a new connection, so answers
-            // held back through an outage would fill the broker's window and stop all the others.
+        } catch (TransientDataAccessException | RecoverableDataAccessException | DataAccessResourceFailureException e) {
+            // held here, not in the broker: Paho delivers an unacknowledged message again only on a
+            // new connection, so it is this node that tries again, and acknowledges once recorded
+            log.warn("recording answer {} from {} failed; tried again in {}: {}",
+                    answer.envelope().path("id").asText(""), answer.gadgetId(), RETRY_AFTER, e.toString());
+            scheduler.schedule(() -> workers.execute(() -> onResult(answer.gadgetId(), answer.envelope(),
+                    answer.acknowledge())), clock.instant().plus(RETRY_AFTER));
+            return;
+        } catch (RuntimeException e) {
+            // not the database being away: this answer cannot be recorded, and never will be
             answer.acknowledge().run();
+            throw e;
         }
+        answer.acknowledge().run();
         recorded.ifPresent(answered -> {
             try {
                 wake(answered);

@@ -2,16 +2,26 @@ package dev.ringzero.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
+import javax.sql.DataSource;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ringzero.Batches;
 import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
+import org.springframework.scheduling.TaskScheduler;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
@@ -26,7 +36,7 @@ class AnswerLaneTest {
     private final AnswerLane underTest = new AnswerLane(fixture.invocations, fixture.awaited, fixture.movers,
             List.of((invocationId, runId, outcome) -> told.add(invocationId + ":" + outcome.status())),
             List.of((invocationId, runId, outcome) -> woken.add(runId + ":" + outcome.status())), batches, 8,
-            fixture.clock);
+            fixture.clock, scheduler(new ArrayList<>()), Runnable::run);
 
     @Test
     void theFirstAnswerSettlesTheInvocationWakesItsRunAndIsAcknowledgedAfterItsCommit() {
@@ -80,6 +90,46 @@ class AnswerLaneTest {
     }
 
     @Test
+    void anAnswerThatArrivesWhileTheDatabaseIsAwayIsHeldUnacknowledgedAndRecordedOnceItIsBack() {
+        String id = sentByRun("run-1");
+        AtomicBoolean databaseAway = new AtomicBoolean(true);
+        DataSource refusing = new DelegatingDataSource(fixture.dataSource) {
+            @Override
+            public Connection getConnection() throws SQLException {
+                if (databaseAway.get()) {
+                    throw new SQLException("Connection refused", "08001");
+                }
+                return super.getConnection();
+            }
+        };
+        List<Runnable> later = new ArrayList<>();
+        AnswerLane underTest = new AnswerLane(new Invocations(JdbcClient.create(refusing), fixture.json,
+                fixture.dataSource), fixture.awaited, fixture.movers, List.of((invocationId, runId, outcome) ->
+                told.add(invocationId + ":" + outcome.status())), List.of((invocationId, runId, outcome) ->
+                woken.add(runId + ":" + outcome.status())), batches, 8, fixture.clock, scheduler(later), Runnable::run);
+        AtomicInteger acknowledged = new AtomicInteger();
+        batches.failEveryItem = true; // the lane's transaction cannot begin either
+
+        underTest.onResult(DispatchFixture.DESK, answer(id, true, "{\"status\":\"done\"}"),
+                acknowledged::incrementAndGet);
+        later.remove(0).run(); // a second try, the database still away
+
+        assertThat(acknowledged).as("not acknowledged while it is not recorded").hasValue(0);
+        assertThat(fixture.recorded(id)).hasValueSatisfying(invocation -> assertThat(invocation.unanswered()).isTrue());
+        assertThat(later).as("tried again later").hasSize(1);
+
+        databaseAway.set(false);
+        batches.failEveryItem = false;
+        later.remove(0).run();
+
+        assertThat(acknowledged).hasValue(1);
+        assertThat(dispatcher.stored(id)).isInstanceOf(Outcome.Completed.class);
+        assertThat(woken).containsExactly("run-1:completed");
+        assertThat(told).containsExactly(id + ":completed");
+        assertThat(later).isEmpty();
+    }
+
+    @Test
     void aCallerAwaitingTheAnswerOnThisNodeGetsItBeforeTheDeadline() throws Exception {
         Dispatcher.Sent sent = (Dispatcher.Sent) dispatcher.sendAwaited(fixture.byOwner(DispatchFixture.DESK,
                 "speaker.say", Map.of()), "direct");
@@ -115,6 +165,18 @@ class AnswerLaneTest {
         } catch (java.io.IOException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** A scheduler that keeps what it is asked to run later, for the test to run when it says. */
+    private static TaskScheduler scheduler(List<Runnable> later) {
+        return (TaskScheduler) Proxy.newProxyInstance(TaskScheduler.class.getClassLoader(),
+                new Class<?>[] {TaskScheduler.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("schedule") && args[1] instanceof Instant) {
+                        later.add((Runnable) args[0]);
+                        return null;
+                    }
+                    throw new UnsupportedOperationException(method.getName());
+                });
     }
 
     /** Batches as the engine runs them, without an engine: synchronizations fire as a commit would. */

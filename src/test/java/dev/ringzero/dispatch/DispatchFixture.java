@@ -51,6 +51,7 @@ final class DispatchFixture {
     final Clock clock = Clock.fixed(Instant.parse("2026-12-02T10:00:00Z"), ZoneOffset.UTC);
     final Map<String, GadgetFacts> gadgets = new HashMap<>();
     final List<Published> published = new CopyOnWriteArrayList<>();
+    final JdbcDataSource dataSource;
     final JdbcClient jdbc;
     final Invocations invocations;
     final AwaitedAnswers awaited = new AwaitedAnswers();
@@ -61,7 +62,7 @@ final class DispatchFixture {
     }
 
     DispatchFixture() {
-        JdbcDataSource dataSource = new JdbcDataSource();
+        dataSource = new JdbcDataSource();
         dataSource.setURL("jdbc:h2:mem:dispatch-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
         jdbc = JdbcClient.create(dataSource);
         jdbc.sql("create table rz_invocation (id varchar(36) primary key, owner_id varchar(64) not null, "

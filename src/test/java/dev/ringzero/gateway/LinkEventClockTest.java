@@ -33,7 +33,8 @@ class LinkEventClockTest {
     private final EventAdmission admission = mock(EventAdmission.class);
     private final LinkGateway gateway = new LinkGateway(gadgets, admission, mock(dev.ringzero.dispatch.AnswerLane.class),
             mock(LinkPublisher.class), mock(LinkRejections.class), json, Clock.systemUTC(), Optional.empty(),
-            mock(SpeakerFloor.class), Runnable::run, Runnable::run);
+            mock(SpeakerFloor.class), Runnable::run, Runnable::run,
+            mock(org.springframework.scheduling.TaskScheduler.class));
 
     private Long uptime(String params) throws Exception {
         return LinkGateway.uptime(json.readTree(params).path("uptime_ms"));

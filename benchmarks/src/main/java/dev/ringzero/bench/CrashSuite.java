@@ -39,6 +39,13 @@ import dev.ringzero.firmware.Rover;
  * </ul>
  * The same checks on either shape: {@code default} (H2 file + embedded broker, {@code java -jar} with
  * nothing else) or {@code production} (PostgreSQL + RingZero's Mosquitto, which outlive the kill).
+ * On the production shape the suite can also restart the broker under load
+ * ({@link #withBrokerRestarts}) and, on a PostgreSQL server of its own, the database
+ * ({@link #withDatabaseRestarts}): after the kills and the gates, in a second stretch of load
+ * that no kill follows, so whatever the outage left broken in the running platform (a pool, the
+ * job executor, a lane, a scheduler) is still broken when the counts are taken. After each
+ * outage the platform must be healthy again and route an event sent after the server came back,
+ * within {@link #RECOVERY_TIMEOUT}, and a gate filed after the outages must end.
  * {@link #main} prints one line per finding and a summary; exit status 0 only if every count is zero.
  */
 public final class CrashSuite {
@@ -48,26 +55,33 @@ public final class CrashSuite {
     private static final Set<String> GATE_ENDS = Set.of("executed", "failed", "unknown", "expired", "denied");
     /** The agents' maxRunSeconds: a run still active this long after its start (plus slack) broke its deadline. */
     private static final int MAX_RUN_SECONDS = 20;
+    /** How long the platform may take, once PostgreSQL accepts connections again, to be healthy and route anew. */
+    static final Duration RECOVERY_TIMEOUT = Duration.ofSeconds(60);
 
     /** What one run of the suite found; every count must be zero. */
     record Findings(String shape, long seed, int kills, long acknowledged, long routed, long shed,
             long acknowledgedWithoutDecision, long invocations, long invocationsNotNamedByARun,
             long effectsTwice, long runsActiveAfterDeadline, int gateTries, long gatesPendingAfterApproval,
-            long gatesNotEnded, long gateDrivesTwice, List<String> details) {
+            long gatesNotEnded, long gateDrivesTwice, int databaseRestarts, long notRecovered,
+            List<String> recoveries, long executedButUnknown, List<String> details) {
 
         boolean clean() {
             return acknowledgedWithoutDecision == 0 && invocationsNotNamedByARun == 0 && effectsTwice == 0
                     && runsActiveAfterDeadline == 0 && gatesPendingAfterApproval == 0 && gatesNotEnded == 0
-                    && gateDrivesTwice == 0;
+                    && gateDrivesTwice == 0 && notRecovered == 0;
         }
 
         String summary() {
             return String.format("%s seed=%d kills=%d: acknowledged=%d routed=%d shed=%d | acknowledged without "
                     + "decision=%d, invocations=%d not named by a run=%d, effects twice=%d, runs active after "
-                    + "deadline=%d | gates=%d pending after approval=%d not ended=%d drove twice=%d", shape, seed,
+                    + "deadline=%d | gates=%d pending after approval=%d not ended=%d drove twice=%d | (not counted: "
+                    + "executed at a board but unknown in its run=%d)%s", shape, seed,
                     kills, acknowledged, routed, shed, acknowledgedWithoutDecision, invocations,
                     invocationsNotNamedByARun, effectsTwice, runsActiveAfterDeadline, gateTries,
-                    gatesPendingAfterApproval, gatesNotEnded, gateDrivesTwice);
+                    gatesPendingAfterApproval, gatesNotEnded, gateDrivesTwice, executedButUnknown,
+                    databaseRestarts == 0 ? ""
+                            : String.format(" | database restarts=%d not recovered=%d (%s)", databaseRestarts,
+                                    notRecovered, String.join("; ", recoveries)));
         }
     }
 
@@ -79,8 +93,6 @@ public final class CrashSuite {
     private final Plan plan;
     private final Random random;
     private final Map<String, Set<String>> acknowledged = new ConcurrentHashMap<>();
-    /** The load's own events (a board also sends link signals such as speaker_idle, which start nothing). */
-    private final Set<String> loadEvents = ConcurrentHashMap.newKeySet();
     private final List<Seen> seen = new CopyOnWriteArrayList<>();
     private final List<String> details = new CopyOnWriteArrayList<>();
 
@@ -88,8 +100,19 @@ public final class CrashSuite {
     private record Seen(String gadget, ReceivedInvocation invocation) {
     }
 
+    /**
+     * The load's own events (a board also sends link signals such as speaker_idle, which start
+     * nothing): by which board each was sent, and when (System.nanoTime).
+     */
+    private final Map<String, long[]> sent = new ConcurrentHashMap<>();
+    private final List<String> recoveries = new CopyOnWriteArrayList<>();
+    private int kills;
+    private long notRecovered;
+
     private int brokerRestarts;
     private Runnable brokerRestart;
+    private int databaseRestarts;
+    private PostgresCluster database;
 
     CrashSuite(Plan plan) {
         this.plan = plan;
@@ -103,18 +126,50 @@ public final class CrashSuite {
         return this;
     }
 
+    /**
+     * Also restarts {@code cluster} (the platform's database, a server of the suite's own) this many
+     * times under load, in a stretch of load after the gates: alternately {@code pg_ctl restart -m fast}
+     * and a stop, a pause of 3 to 6 s (connections refused) and a start.
+     */
+    CrashSuite withDatabaseRestarts(int times, PostgresCluster cluster) {
+        this.databaseRestarts = times;
+        this.database = cluster;
+        return this;
+    }
+
+    /**
+     * {@code --shape production --jdbc URL --mqtt-service-password P --broker-state DIR} against running
+     * services; {@code --db-restarts N --pg-data DIR --pg-port P} gives the platform a PostgreSQL server
+     * of the suite's own there (instead of {@code --jdbc}) and restarts it N times under load.
+     */
     public static void main(String[] argv) throws Exception {
         Args args = new Args(argv);
-        Plan plan = plan(args);
-        CrashSuite suite = new CrashSuite(plan);
-        if (args.all().containsKey("broker-state")) {
-            Path repo = Path.of(args.text("repo", "..")).toAbsolutePath();
-            suite.withBrokerRestarts(args.integer("broker-restarts", 1), mosquittoRestart(repo,
-                    Path.of(args.required("broker-state")), args.integer("mqtt-port", 18910),
-                    args.required("mqtt-service-password")));
+        PostgresCluster cluster = null;
+        Findings findings;
+        if (args.integer("db-restarts", 0) > 0) {
+            cluster = PostgresCluster.start(Path.of(args.required("pg-data")), args.integer("pg-port", 18912));
+            cluster.createDatabase("ringzero_fault");
+            args.all().put("jdbc", cluster.jdbc("ringzero_fault"));
         }
-        Findings findings = suite.run();
-        findings.details().forEach(d -> log("  %s", d));
+        try {
+            Plan plan = plan(args);
+            CrashSuite suite = new CrashSuite(plan);
+            if (args.all().containsKey("broker-state")) {
+                Path repo = Path.of(args.text("repo", "..")).toAbsolutePath();
+                suite.withBrokerRestarts(args.integer("broker-restarts", 1), mosquittoRestart(repo,
+                        Path.of(args.required("broker-state")), args.integer("mqtt-port", 18910),
+                        args.required("mqtt-service-password")));
+            }
+            if (cluster != null) {
+                suite.withDatabaseRestarts(args.integer("db-restarts", 0), cluster);
+            }
+            findings = suite.run();
+            findings.details().forEach(d -> log("  %s", d));
+        } finally {
+            if (cluster != null) {
+                cluster.close();
+            }
+        }
         System.exit(findings.clean() ? 0 : 1);
     }
 
@@ -196,7 +251,7 @@ public final class CrashSuite {
                 String gadget = link.gadgetId();
                 acknowledged.put(gadget, ConcurrentHashMap.newKeySet());
                 bot.onEventAcknowledged(id -> {
-                    if (loadEvents.contains(id)) {
+                    if (sent.containsKey(id)) {
                         acknowledged.get(gadget).add(id);
                     }
                 });
@@ -220,15 +275,16 @@ public final class CrashSuite {
 
             // ---- load, with kills at seeded random moments, each followed by a restart on the same data
             AtomicBoolean loading = new AtomicBoolean(true);
-            AtomicInteger sent = new AtomicInteger();
-            Thread load = new Thread(() -> load(boards, loading, sent), "load");
+            AtomicInteger sentSoFar = new AtomicInteger();
+            Thread load = new Thread(() -> load(boards, loading, sentSoFar), "load");
             load.start();
             for (int k = 0; k < plan.kills(); k++) {
                 long after = 3_000 + random.nextInt(7_000);
                 Thread.sleep(after);
                 platform.kill();
+                kills++;
                 log("SIGKILL %d of %d, %d ms after the last (re)start's load resumed; %d events sent so far", k + 1,
-                        plan.kills(), after, sent.get());
+                        plan.kills(), after, sentSoFar.get());
                 log("restarted, healthy after %s", platform.start(Duration.ofMinutes(4)));
             }
             for (int k = 0; k < brokerRestarts; k++) {
@@ -237,51 +293,24 @@ public final class CrashSuite {
                 long t0 = System.nanoTime();
                 brokerRestart.run();
                 log("broker restarted (%d of %d), %d ms into this stretch of load, in %d ms; %d events sent so far",
-                        k + 1, brokerRestarts, after, (System.nanoTime() - t0) / 1_000_000, sent.get());
+                        k + 1, brokerRestarts, after, (System.nanoTime() - t0) / 1_000_000, sentSoFar.get());
             }
             Thread.sleep(3_000 + random.nextInt(3_000));
             loading.set(false);
             load.join();
-            log("load over: %d events sent", sent.get());
+            log("load over: %d events sent", sentSoFar.get());
 
             // ---- issue 26: a gate approved for a drive, killed between the approval and the rover's answer
             List<String[]> gates = new ArrayList<>();
             for (int k = 0; k < plan.gateKills(); k++) {
-                String runId = owner.post("/api/v1/gadget-agents/" + roverAgent + "/runs", "{}")
-                        .expect(202, "starting a gated run").json().path("runId").asText();
-                String gateId = LoadBench.awaitGate(owner, runId, Duration.ofSeconds(30));
-                if (gateId == null) {
-                    details.add("no pending gate for gated run " + runId);
-                    continue;
-                }
-                int drivesBefore = rover.invocations().size();
-                Rest.Response approved = owner.post("/api/v1/gates/" + gateId + "/approve", "{}");
-                if (approved.status() / 100 != 2) {
-                    throw new IllegalStateException("approving gate " + gateId + " answered " + approved.status());
-                }
-                // the drive lasts 1.5 s: the answer comes after it; kill anywhere in that window
-                long after = random.nextInt(1_700);
-                Thread.sleep(after);
-                platform.kill();
-                log("gate %s approved; SIGKILL %d ms later (rover drove %d time(s) so far)", gateId, after,
-                        rover.motionLog().size());
-                log("restarted, healthy after %s", platform.start(Duration.ofMinutes(4)));
-                String state = owner.get("/api/v1/gates/" + gateId).json().path("state").asText();
-                if (state.equals("pending")) {
-                    details.add("gate " + gateId + " is " + state + " again after the restart");
-                }
-                // one gate at a time: what the rover executed from this approval until the gate ended is its doing
-                long until = System.nanoTime() + 40_000_000_000L;
-                JsonNode gate = owner.get("/api/v1/gates/" + gateId).json();
-                while (!GATE_ENDS.contains(gate.path("state").asText()) && System.nanoTime() < until) {
-                    Thread.sleep(250);
-                    gate = owner.get("/api/v1/gates/" + gateId).json();
-                }
-                long executed = rover.invocations().stream().skip(drivesBefore).filter(ReceivedInvocation::executed)
-                        .count();
-                gates.add(new String[] {gateId, runId, String.valueOf(executed)});
-                log("gate %s ended %s (%s); the rover executed %d drive(s) for it", gateId,
-                        gate.path("state").asText(), gate.path("reason").asText(gate.toString()), executed);
+                gateTry(platform, owner, roverAgent, rover, true, gates);
+            }
+
+            // ---- PostgreSQL restarted under load, and no kill after it: the platform recovers by itself
+            if (databaseRestarts > 0) {
+                databaseOutages(platform, owner, boards, agents, sentSoFar);
+                // a gate filed after the outages: the job executor and the gate path work again
+                gateTry(platform, owner, roverAgent, rover, false, gates);
             }
 
             // ---- drain: every run ends by its deadline; boards' outboxes empty
@@ -308,20 +337,157 @@ public final class CrashSuite {
         }
     }
 
+    /**
+     * One gated run of the rover's agent: its gate approved and, if {@code kill}, the platform killed
+     * somewhere between the approval and the rover's answer (the drive lasts 1.5 s) and started again.
+     * Adds {gate, run, drives the rover executed for it} to {@code gates}, one gate at a time: what
+     * the rover executed from this approval until the gate ended is this gate's doing.
+     */
+    private void gateTry(PlatformProcess platform, Rest owner, String roverAgent, Rover rover, boolean kill,
+            List<String[]> gates) throws Exception {
+        String runId = owner.post("/api/v1/gadget-agents/" + roverAgent + "/runs", "{}")
+                .expect(202, "starting a gated run").json().path("runId").asText();
+        String gateId = LoadBench.awaitGate(owner, runId, Duration.ofSeconds(30));
+        if (gateId == null) {
+            details.add("no pending gate for gated run " + runId);
+            return;
+        }
+        int drivesBefore = rover.invocations().size();
+        Rest.Response approved = owner.post("/api/v1/gates/" + gateId + "/approve", "{}");
+        if (approved.status() / 100 != 2) {
+            throw new IllegalStateException("approving gate " + gateId + " answered " + approved.status());
+        }
+        if (kill) {
+            long after = random.nextInt(1_700);
+            Thread.sleep(after);
+            platform.kill();
+            kills++;
+            log("gate %s approved; SIGKILL %d ms later (rover drove %d time(s) so far)", gateId, after,
+                    rover.motionLog().size());
+            log("restarted, healthy after %s", platform.start(Duration.ofMinutes(4)));
+            String state = owner.get("/api/v1/gates/" + gateId).json().path("state").asText();
+            if (state.equals("pending")) {
+                details.add("gate " + gateId + " is " + state + " again after the restart");
+            }
+        }
+        long until = System.nanoTime() + 40_000_000_000L;
+        JsonNode gate = owner.get("/api/v1/gates/" + gateId).json();
+        while (!GATE_ENDS.contains(gate.path("state").asText()) && System.nanoTime() < until) {
+            Thread.sleep(250);
+            gate = owner.get("/api/v1/gates/" + gateId).json();
+        }
+        long executed = rover.invocations().stream().skip(drivesBefore).filter(ReceivedInvocation::executed).count();
+        gates.add(new String[] {gateId, runId, String.valueOf(executed)});
+        log("gate %s%s ended %s (%s); the rover executed %d drive(s) for it", gateId, kill ? "" : " (no kill)",
+                gate.path("state").asText(), gate.path("reason").asText(gate.toString()), executed);
+    }
+
+    /**
+     * A stretch of load in which the platform's PostgreSQL is restarted {@code databaseRestarts}
+     * times: alternately {@code pg_ctl restart -m fast} (every connection ended, the server back
+     * within a second) and a stop for 3 to 6 s (every connection attempt refused) and a start. After
+     * each, the platform must be healthy and route an event sent after the server was back, within
+     * {@link #RECOVERY_TIMEOUT}; the load runs on a few seconds after the last.
+     */
+    private void databaseOutages(PlatformProcess platform, Rest owner, List<DeskBot> boards, List<String> agents,
+            AtomicInteger sentSoFar) throws Exception {
+        AtomicBoolean loading = new AtomicBoolean(true);
+        Thread load = new Thread(() -> load(boards, loading, sentSoFar), "load");
+        load.start();
+        try {
+            for (int k = 0; k < databaseRestarts; k++) {
+                long after = 3_000 + random.nextInt(3_000);
+                Thread.sleep(after);
+                long t0 = System.nanoTime();
+                String how;
+                if (k % 2 == 0) {
+                    database.restartFast();
+                    how = "pg_ctl restart -m fast";
+                } else {
+                    database.stop();
+                    long pause = 3_000 + random.nextInt(3_000);
+                    Thread.sleep(pause);
+                    database.startAgain();
+                    how = "stopped for " + pause + " ms";
+                }
+                long back = System.nanoTime();
+                log("PostgreSQL restarted (%d of %d: %s), %d ms into this stretch of load, back after %d ms; %d "
+                        + "events sent so far", k + 1, databaseRestarts, how, after, (back - t0) / 1_000_000,
+                        sentSoFar.get());
+                awaitRecovery(platform, owner, agents, k + 1, how, back);
+            }
+            Thread.sleep(3_000 + random.nextInt(3_000));
+        } finally {
+            loading.set(false);
+            load.join();
+        }
+        log("load over: %d events sent", sentSoFar.get());
+    }
+
+    /**
+     * Waits until the platform says it is healthy and has a run for an event a board sent after the
+     * database was {@code back}; counts a restart after which it did neither within the timeout.
+     */
+    private void awaitRecovery(PlatformProcess platform, Rest owner, List<String> agents, int restart, String how,
+            long back) throws InterruptedException {
+        Rest anonymous = Rest.at(platform.baseUrl());
+        long deadline = back + RECOVERY_TIMEOUT.toNanos();
+        long healthy = -1;
+        long routed = -1;
+        while ((healthy < 0 || routed < 0) && System.nanoTime() < deadline) {
+            try {
+                if (healthy < 0) {
+                    Rest.Response health = anonymous.get("/actuator/health");
+                    if (health.status() == 200 && health.body().contains("\"status\":\"UP\"")) {
+                        healthy = System.nanoTime();
+                    }
+                }
+                if (routed < 0) {
+                    for (String agent : agents) {
+                        Rest.Response runs = owner.get("/api/v1/gadget-agents/" + agent + "/runs?limit=20");
+                        if (runs.status() != 200) {
+                            break;
+                        }
+                        for (JsonNode run : runs.json()) {
+                            long[] sentAt = sent.get(run.at("/trigger/event/id").asText(""));
+                            if (sentAt != null && sentAt[1] > back) {
+                                routed = System.nanoTime();
+                            }
+                        }
+                    }
+                }
+            } catch (IllegalStateException notAnswering) {
+                // a request that failed or timed out: asked again
+            }
+            Thread.sleep(250);
+        }
+        String figures = String.format("%d (%s): healthy after %s, an event sent after it routed after %s", restart,
+                how, healthy < 0 ? "NOT within " + RECOVERY_TIMEOUT.toSeconds() + " s" : (healthy - back) / 1_000_000
+                        + " ms", routed < 0 ? "NOT within " + RECOVERY_TIMEOUT.toSeconds() + " s"
+                        : (routed - back) / 1_000_000 + " ms");
+        log("database restart %s", figures);
+        recoveries.add(restart + ": healthy " + (healthy < 0 ? "never" : (healthy - back) / 1_000_000 + " ms")
+                + ", routing " + (routed < 0 ? "never" : (routed - back) / 1_000_000 + " ms"));
+        if (healthy < 0 || routed < 0) {
+            notRecovered++;
+            details.add("database restart " + figures + "; see " + platform.log());
+        }
+    }
+
     /** Open loop: {@code rate} events a second, round-robin over the boards; unique data (the 3 s duplicate check). */
-    private void load(List<DeskBot> boards, AtomicBoolean loading, AtomicInteger sent) {
+    private void load(List<DeskBot> boards, AtomicBoolean loading, AtomicInteger sentSoFar) {
         long interval = (long) (1e9 / plan.rate());
         long next = System.nanoTime();
-        int k = 0;
+        int k = sentSoFar.get();
         while (loading.get()) {
             DeskBot board = boards.get(k % boards.size());
             Map<String, Object> data = new LinkedHashMap<>();
             data.put("strength", "hard");
             data.put("seq", k);
             String id = UUID.randomUUID().toString();
-            loadEvents.add(id);
+            sent.put(id, new long[] {k % boards.size(), System.nanoTime()});
             board.emitEvent(id, "shaken", data);
-            sent.incrementAndGet();
+            sentSoFar.incrementAndGet();
             k++;
             next += interval;
             long wait = next - System.nanoTime();
@@ -348,7 +514,14 @@ public final class CrashSuite {
                 .comparingInt(id -> Integer.parseInt(id.substring(id.lastIndexOf('g') + 1)))).toList()) {
             String agent = agents.get(g++);
             Map<String, List<String>> byEvent = new LinkedHashMap<>();
-            for (JsonNode run : owner.get("/api/v1/gadget-agents/" + agent + "/runs?limit=500").json()) {
+            JsonNode runs = owner.get("/api/v1/gadget-agents/" + agent + "/runs?limit=500").json();
+            JsonNode decisions = owner.get("/api/v1/gadget-agents/" + agent + "/decisions?limit=1000").json();
+            if (runs.size() == 500 || decisions.size() == 1000) {
+                // the API's page limits: what lies beyond would count as lost
+                throw new IllegalStateException(gadget + " has more runs or decisions than the judge reads (500, "
+                        + "1000): lower --rate or shorten the stretches of load");
+            }
+            for (JsonNode run : runs) {
                 String event = run.at("/trigger/event/id").asText("");
                 byEvent.computeIfAbsent(event, e -> new ArrayList<>()).add(run.path("id").asText());
                 if (ACTIVE.contains(run.path("status").asText()) && runsActive++ < 10) {
@@ -359,7 +532,7 @@ public final class CrashSuite {
             }
             runsByEvent.put(gadget, byEvent);
             long shedHere = 0;
-            for (JsonNode decision : owner.get("/api/v1/gadget-agents/" + agent + "/decisions?limit=1000").json()) {
+            for (JsonNode decision : decisions) {
                 if (decision.path("reason").asText().startsWith("shed")) {
                     shedHere++;
                 }
@@ -379,17 +552,25 @@ public final class CrashSuite {
         }
 
         // every command a board received is named by a run of its event; one execution per (gadget, event)
-        Map<String, Set<String>> invocationsOfRun = new ConcurrentHashMap<>();
+        // (and, not counted, since an answer may be lost at the board's side, as over a broker restart:
+        // a command the board carried out whose run records it unknown, its answer lost on the way)
+        Map<String, Map<String, String>> invocationsOfRun = new ConcurrentHashMap<>();
         Map<String, Integer> executions = new LinkedHashMap<>();
         long unnamed = 0;
+        List<String> executedButUnknown = new ArrayList<>();
         for (Seen s : seen) {
             String event = eventOf(s.invocation());
             if (s.invocation().executed()) {
                 executions.merge(s.gadget() + "/" + event, 1, Integer::sum);
             }
             List<String> runs = runsByEvent.getOrDefault(s.gadget(), Map.of()).getOrDefault(event, List.of());
-            boolean named = runs.stream().anyMatch(run -> invocationsOfRun.computeIfAbsent(run,
-                    id -> invocationIds(owner, id)).contains(s.invocation().id()));
+            String outcome = runs.stream().map(run -> invocationsOfRun.computeIfAbsent(run, id -> invocations(owner, id))
+                    .get(s.invocation().id())).filter(java.util.Objects::nonNull).findFirst().orElse(null);
+            boolean named = outcome != null;
+            if (named && s.invocation().executed() && outcome.equals("unknown")) {
+                executedButUnknown.add(s.invocation().id() + " (" + s.gadget() + ", received "
+                        + s.invocation().receivedAt() + ")");
+            }
             if (!named && unnamed++ < 20) {
                 details.add("invocation " + s.invocation().id() + " (" + s.invocation().command() + ", event " + event
                         + ") reached " + s.gadget() + " but no run names it; runs of that event: " + runs);
@@ -424,22 +605,27 @@ public final class CrashSuite {
                 details.add("gated run " + run.path("id").asText() + " is still " + run.path("status").asText());
             }
         }
-        return new Findings(plan.shape(), plan.seed(), plan.kills() + gates.size(), acked, routed, shed,
-                withoutDecision, seen.size(), unnamed, twice, runsActive, gates.size(), pending, notEnded,
-                drovesTwice, List.copyOf(details));
+        if (!executedButUnknown.isEmpty()) {
+            log("executed at a board but unknown in its run (not counted): %s", executedButUnknown.stream().limit(10)
+                    .toList());
+        }
+        return new Findings(plan.shape(), plan.seed(), kills, acked, routed, shed, withoutDecision, seen.size(),
+                unnamed, twice, runsActive, gates.size(), pending, notEnded, drovesTwice, databaseRestarts,
+                notRecovered, List.copyOf(recoveries), executedButUnknown.size(), List.copyOf(details));
     }
 
-    private static Set<String> invocationIds(Rest owner, String runId) {
-        Set<String> ids = ConcurrentHashMap.newKeySet();
+    /** The invocations a run's actions name, each with the outcome the run records for it. */
+    private static Map<String, String> invocations(Rest owner, String runId) {
+        Map<String, String> outcomes = new ConcurrentHashMap<>();
         Rest.Response run = owner.get("/api/v1/runs/" + runId);
         if (run.status() == 200) {
             for (JsonNode action : run.json().path("actions")) {
                 if (!action.path("invocationId").asText("").isEmpty()) {
-                    ids.add(action.path("invocationId").asText());
+                    outcomes.put(action.path("invocationId").asText(), action.path("outcome").asText(""));
                 }
             }
         }
-        return ids;
+        return outcomes;
     }
 
     private static String eventOf(ReceivedInvocation invocation) {

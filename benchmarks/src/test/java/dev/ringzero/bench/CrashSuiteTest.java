@@ -5,10 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -23,9 +19,17 @@ import org.junit.jupiter.api.Test;
  * rover's answer, on both shapes; see {@link CrashSuite} for what is counted. The seed is printed
  * ({@code -Dfault.seed=N} replays a run's kill moments); longer soaks: {@code benchmarks/crash.sh}.
  *
+ * <p>The production shape also restarts Mosquitto and then PostgreSQL under load: a PostgreSQL
+ * server of its own ({@link PostgresCluster}: initdb in its data directory, on port
+ * {@code fault.pg-port}, 18912), never the machine's, which others use. {@code -Dfault.db-restarts=N}
+ * (2: a {@code restart -m fast}, then a stop of 3 to 6 s) and {@code -Dfault.broker-restarts=N} (1)
+ * say how often. Ports: {@code fault.http-port} (18900), {@code fault.mqtt-port} (18910),
+ * {@code fault.production-http-port} (18901), {@code fault.production-mqtt-port} (18911); data under
+ * {@code fault.data-dir} (the temp directory).
+ *
  * <p>Needs the platform's exec jar ({@code mvn package} in the root, which bin/test runs first;
- * {@code -Dringzero.jar=…} names another), PostgreSQL on 127.0.0.1:5432 (user postgres) and
- * Mosquitto with its dynamic-security plugin, as bin/test provides them.
+ * {@code -Dringzero.jar=…} names another), PostgreSQL's server programs (initdb, pg_ctl: Debian's
+ * postgresql package) and Mosquitto with its dynamic-security plugin, as bin/test provides them.
  */
 class CrashSuiteTest {
 
@@ -45,34 +49,41 @@ class CrashSuiteTest {
     }
 
     @Test
-    void theProductionShapeLosesNoAcknowledgedEventSendsNothingTwiceAndNamesEveryCommandAcrossKillsAndABrokerRestart() throws Exception {
+    void theProductionShapeLosesNoAcknowledgedEventSendsNothingTwiceAndNamesEveryCommandAcrossKillsAndBrokerAndDatabaseRestarts() throws Exception {
         Path data = fresh("production");
         int mqttPort = port("fault.production-mqtt-port", 18911);
-        String database = "ringzero_fault_" + UUID.randomUUID().toString().substring(0, 8);
+        String database = "ringzero_fault";
         String servicePassword = "fault-service-" + UUID.randomUUID();
-        Map<String, String> env = environment(mqttPort);
-        env.put("SPRING_PROFILES_ACTIVE", "postgres,mosquitto");
-        env.put("RINGZERO_DB_URL", "jdbc:postgresql://127.0.0.1:5432/" + database);
-        env.put("RINGZERO_MQTT_SERVICE_PASSWORD", servicePassword);
         Path brokerState = data.resolve("mosquitto");
-        sql("CREATE DATABASE " + database);
-        try {
-            run(Map.of("RINGZERO_MQTT_SERVICE_PASSWORD", servicePassword), "mqtt-broker/start.sh",
-                    brokerState.toString(), String.valueOf(mqttPort));
-            CrashSuite.Plan plan = new CrashSuite.Plan("production", jar(), data.resolve("platform"),
-                    port("fault.production-http-port", 18901), env, seed(), 6, 12, 1, 2);
+        // a PostgreSQL server of the suite's own, which it may restart: never the machine's (5432)
+        try (PostgresCluster postgres = PostgresCluster.start(data.resolve("pg"), port("fault.pg-port", 18912))) {
+            postgres.createDatabase(database);
+            Map<String, String> env = environment(mqttPort);
+            env.put("SPRING_PROFILES_ACTIVE", "postgres,mosquitto");
+            env.put("RINGZERO_DB_URL", postgres.jdbc(database));
+            env.put("RINGZERO_MQTT_SERVICE_PASSWORD", servicePassword);
+            try {
+                run(Map.of("RINGZERO_MQTT_SERVICE_PASSWORD", servicePassword), "mqtt-broker/start.sh",
+                        brokerState.toString(), String.valueOf(mqttPort));
+                CrashSuite.Plan plan = new CrashSuite.Plan("production", jar(), data.resolve("platform"),
+                        port("fault.production-http-port", 18901), env, seed(), 6, 12, 1, 2);
 
-            // and Mosquitto restarted (SIGTERM, start again on its state) under load, after the kill
-            CrashSuite.Findings findings = new CrashSuite(plan).withBrokerRestarts(Integer.getInteger(
-                    "fault.broker-restarts", 1), CrashSuite.mosquittoRestart(REPO, brokerState, mqttPort,
-                    servicePassword)).run();
+                // and Mosquitto restarted (SIGTERM, start again on its state) under load, after the kill;
+                // then PostgreSQL restarted under load (restart -m fast; stopped for a few seconds)
+                int databaseRestarts = Integer.getInteger("fault.db-restarts", 2);
+                CrashSuite.Findings findings = new CrashSuite(plan).withBrokerRestarts(Integer.getInteger(
+                        "fault.broker-restarts", 1), CrashSuite.mosquittoRestart(REPO, brokerState, mqttPort,
+                        servicePassword)).withDatabaseRestarts(databaseRestarts, postgres).run();
 
-            assertThat(findings.clean()).as(findings.summary() + "\n" + String.join("\n", findings.details()))
-                    .isTrue();
-            assertThat(findings.acknowledged()).as("the load reached the platform").isGreaterThan(50);
-        } finally {
-            run(Map.of(), "mqtt-broker/stop.sh", brokerState.toString());
-            sql("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+                assertThat(findings.clean()).as(findings.summary() + "\n" + String.join("\n", findings.details()))
+                        .isTrue();
+                assertThat(findings.acknowledged()).as("the load reached the platform").isGreaterThan(50);
+                assertThat(findings.databaseRestarts()).isEqualTo(databaseRestarts);
+                assertThat(findings.gateTries()).as("two gates killed, one after the database restarts")
+                        .isEqualTo(databaseRestarts > 0 ? 3 : 2);
+            } finally {
+                run(Map.of(), "mqtt-broker/stop.sh", brokerState.toString());
+            }
         }
     }
 
@@ -109,13 +120,6 @@ class CrashSuiteTest {
             }
         }
         return Files.createDirectories(dir);
-    }
-
-    private static void sql(String statement) throws SQLException {
-        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "postgres", "");
-                Statement s = c.createStatement()) {
-            s.execute(statement);
-        }
     }
 
     private static void run(Map<String, String> env, String script, String... args) throws Exception {
