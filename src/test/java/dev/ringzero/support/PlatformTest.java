@@ -31,6 +31,9 @@ public abstract class PlatformTest {
         registry.add("ringzero.logins.max-failures", () -> 1_000_000);
         // background sound goes stale after 4 s here (30 s in production) so tests need not wait
         registry.add("ringzero.speaker.stale-after", () -> "PT4S");
+        // {"file": …} calendar feeds are names in this directory (ecosystem.calendar.CalendarApiTest)
+        registry.add("ringzero.calendar.file-dir", () -> java.nio.file.Path.of("target", "test-calendars")
+                .toAbsolutePath().toString());
         // email.send goes to the in-process SMTP server a test starts there (GreenMail)
         registry.add("spring.mail.host", () -> "127.0.0.1");
         registry.add("spring.mail.port", RealServices::smtpPort);
