@@ -7,6 +7,7 @@
  * reconciled and never re-sent blindly.
  *
  * <p>May use: {@code gates}, {@code accounts}, {@code kernel}, the root. Nothing uses it but Spring's
- * wiring: the desk finds executors by the intents they handle.
+ * wiring: the desk finds executors by the intents they handle. Its subpackage {@code calendar} reads
+ * (the owner's calendar feed, for the {@code llm} tools) and sends nothing, so it needs no gate.
  */
 package dev.ringzero.ecosystem;
