@@ -59,9 +59,9 @@ class LlmConfig {
     }
 
     @Bean
-    LocalTools llmLocalTools(AgentStore agents, Journal journal, DefinitionLimits limits, ObjectMapper json,
-            Clock clock) {
-        return new LocalTools(agents, journal, OwnerCalendar.none(json), limits, json, clock);
+    LocalTools llmLocalTools(AgentStore agents, Journal journal, dev.ringzero.ecosystem.calendar.CalendarFeeds calendars,
+            DefinitionLimits limits, ObjectMapper json, Clock clock) {
+        return new LocalTools(agents, journal, new OwnerCalendar(calendars, json), limits, json, clock);
     }
 
     @Bean

@@ -96,6 +96,44 @@ class LlmAgentTest extends OwnerWithDeskBotTest {
     }
 
     @Test
+    void readMyFirstMeetingAloudFromTheOwnersCalendar() throws Exception {
+        String today = java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString().replace("-", "");
+        String feed = String.join("\r\n", "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//RingZero tests//EN",
+                "BEGIN:VEVENT", "UID:review-1", "DTSTAMP:" + today + "T000000Z", "DTSTART:" + today + "T000000Z",
+                "DTEND:" + today + "T235959Z", "SUMMARY:Design review", "END:VEVENT", "END:VCALENDAR", "");
+        com.sun.net.httpserver.HttpServer calendar = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 8);
+        calendar.createContext("/alice.ics", exchange -> {
+            byte[] body = feed.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "text/calendar");
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        calendar.start();
+        try {
+            String url = "http://127.0.0.1:" + calendar.getAddress().getPort() + "/alice.ics";
+            assertThat(alice.put("/api/v1/calendar", "{\"url\":\"" + url + "\",\"timeZone\":\"UTC\"}").status())
+                    .isEqualTo(200);
+            model.then(Reply.toolCalls("calendar__next_meeting", "{}"))
+                    .then(request -> Reply.toolCalls("speaker__say", "{\"text\":\"Your first meeting: "
+                            + request.toolResults().get(0).path("result").path("content").path("title").asText() + "\"}"))
+                    .then(Reply.answer("Read it."));
+            String agentId = llmAgent("{\"commands\":[\"speaker.say\"],\"tools\":[\"calendar.next_meeting\"]}",
+                    "{\"maxRunSeconds\":20}");
+
+            bot.pickUp();
+
+            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> said().size() == 1);
+            assertThat(said().get(0).params()).containsEntry("text", "Your first meeting: Design review");
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> Agents.statuses(alice, agentId)
+                    .contains("succeeded"));
+        } finally {
+            calendar.stop(0);
+        }
+    }
+
+    @Test
     void aToolOutsideTheAllowlistIsRefusedRecordedAndTheSessionGoesOn() {
         model.then(Reply.toolCalls("display__show_text", "{\"text\":\"hi\"}", "state__set",
                         "{\"state\":{},\"version\":0}", "email__send", "{\"to\":[\"a@b.c\"],\"subject\":\"x\",\"body\":\"y\"}",
