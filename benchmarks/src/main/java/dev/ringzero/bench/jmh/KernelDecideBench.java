@@ -74,7 +74,7 @@ public class KernelDecideBench {
                         Set.of("chassis.drive", "chassis.move", "chassis.stop", "chassis.status"), Optional.empty()));
         Map<String, AgentFacts> agents = Map.of(
                 "agent-1", new AgentFacts("agent-1", "alice", true, 3,
-                        Set.of("display.show_text", "speaker.say", "chassis.drive"), Set.of(), true));
+                        Set.of("display.show_text", "speaker.say", "chassis.drive"), Set.of(), Set.of(), true));
         PolicyFacts facts = new PolicyFacts() {
             @Override
             public Optional<GadgetFacts> gadget(String gadgetId) {
