@@ -87,6 +87,18 @@ class AgentController {
         agents.delete(caller.accountId(), id);
     }
 
+    @GetMapping("/api/v1/gadget-agents/{id}/state")
+    @Operation(summary = "The agent's state as its runs left it, with its version (every write adds one)")
+    AgentService.StateView state(Caller caller, @PathVariable String id) {
+        return agents.state(caller.accountId(), id);
+    }
+
+    @DeleteMapping("/api/v1/gadget-agents/{id}/state")
+    @Operation(summary = "Reset the state to the current revision's initial state (a write: the version goes up)")
+    AgentService.StateView resetState(Caller caller, @PathVariable String id) {
+        return agents.resetState(caller.accountId(), id);
+    }
+
     @PostMapping("/api/v1/gadget-agents/{id}/enable")
     AgentView enable(Caller caller, @PathVariable String id) {
         return view(agents.setEnabled(caller.accountId(), id, true));

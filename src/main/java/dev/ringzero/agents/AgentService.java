@@ -87,6 +87,38 @@ public class AgentService {
         events.publishEvent(new AgentChanged(id, ownerId, AgentChanged.Change.DELETED));
     }
 
+    /** The agent's state as runs last left it, with its version (each write adds one). */
+    public record StateView(JsonNode state, int version) {
+    }
+
+    public StateView state(String ownerId, String id) {
+        AgentStore.Agent agent = owned(ownerId, id);
+        return new StateView(readTree(agent.state()), agent.stateVersion());
+    }
+
+    /**
+     * Back to the current revision's initial {@code state}: a write like any other (the version goes
+     * up), so a run that read the old state and writes after this finds the version moved on and
+     * applies its change to the reset state instead.
+     */
+    @Transactional
+    public StateView resetState(String ownerId, String id) {
+        owned(ownerId, id);
+        AgentStore.Agent agent = store.lock(id).orElseThrow(() -> Refusal.notFound("gadget agent"));
+        String initial = spec(agent.id(), agent.currentRevision()).state().toString();
+        int version = store.writeState(agent.id(), agent.stateVersion(), initial, clock.instant())
+                .orElseThrow(() -> new IllegalStateException("the state moved on under the agent's row lock"));
+        return new StateView(readTree(initial), version);
+    }
+
+    private JsonNode readTree(String text) {
+        try {
+            return json.readTree(text == null ? "{}" : text);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return json.createObjectNode();
+        }
+    }
+
     public CurrentAgent current(String ownerId, String id) {
         AgentStore.Agent agent = owned(ownerId, id);
         return new CurrentAgent(agent, spec(agent.id(), agent.currentRevision()));

@@ -3,7 +3,6 @@ package dev.ringzero.gates;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -15,10 +14,6 @@ import dev.ringzero.kernel.CommandKind;
 import dev.ringzero.kernel.IntentRequest;
 import dev.ringzero.kernel.PolicyKernel;
 import dev.ringzero.kernel.Subject;
-import dev.ringzero.kernel.TrustHistory;
-import dev.ringzero.kernel.TrustLadder;
-import dev.ringzero.kernel.TrustRule;
-import dev.ringzero.kernel.TrustRules;
 import dev.ringzero.kernel.Verdict;
 import dev.ringzero.Refusal;
 import org.springframework.stereotype.Service;
@@ -63,22 +58,15 @@ public class Envelopes {
     }
 
     private final PolicyKernel kernel;
-    private final TrustRules trustRules;
-    private final TrustHistory trustHistory;
     private final GateService gates;
-    private final Audit audit;
-    private final Journal journal;
+    private final IntentRefusals refusals;
     private final ObjectMapper json;
     private final Clock clock;
 
-    Envelopes(PolicyKernel kernel, TrustRules trustRules, TrustHistory trustHistory, GateService gates, Audit audit,
-            Journal journal, ObjectMapper json, Clock clock) {
+    Envelopes(PolicyKernel kernel, GateService gates, IntentRefusals refusals, ObjectMapper json, Clock clock) {
         this.kernel = kernel;
-        this.trustRules = trustRules;
-        this.trustHistory = trustHistory;
         this.gates = gates;
-        this.audit = audit;
-        this.journal = journal;
+        this.refusals = refusals;
         this.json = json;
         this.clock = clock;
     }
@@ -124,19 +112,13 @@ public class Envelopes {
     }
 
     private Answer refused(Subject.AgentRun run, String intent, String reason, String detail, String ruleId) {
-        audit.append(run.accountId(), run.agentId(), run.runId(), null, intent, Audit.Disposition.REFUSED,
-                ruleId == null ? "kernel" : "trust-rule:" + ruleId, ruleId, reason + ": " + detail);
-        journal.append(run.agentId(), run.accountId(), Journal.Actor.KERNEL, "envelope.refused", null, run.runId(),
-                "Refused " + intent + " (" + reason + ")", null);
+        refusals.refused(run, intent, reason, detail, ruleId);
         return new Denied(reason, detail);
     }
 
-    /** The rule the ladder applied (for the record); the kernel already decided, this only names it. */
     private Optional<String> decidingRule(Subject.AgentRun run, String intent, Map<String, Object> payload,
             Instant now) {
-        List<TrustRule> own = trustRules.rulesOf(run.accountId()).stream()
-                .filter(rule -> rule.ownerId().equals(run.accountId())).toList();
-        return TrustLadder.evaluate(own, run.agentId(), intent, payload, trustHistory, now).ruleId();
+        return refusals.decidingRule(run, intent, payload, now);
     }
 
     private JsonNode tree(String text) {

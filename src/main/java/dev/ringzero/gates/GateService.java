@@ -39,10 +39,11 @@ public class GateService implements GateDesk {
     private final GateFences fences;
     private final GateBriefing briefing;
     private final RunActionRecords runActions;
+    private final RunIntents runIntents;
 
     GateService(GateStore store, IntentExecutors executors, GateProposals proposals, GateFiling filing,
             AutoExecution auto, GateDecisions decisions, ExactlyOnce execution, ReviewExpiry expiry,
-            GateFences fences, GateBriefing briefing, RunActionRecords runActions) {
+            GateFences fences, GateBriefing briefing, RunActionRecords runActions, RunIntents runIntents) {
         this.store = store;
         this.executors = executors;
         this.proposals = proposals;
@@ -54,6 +55,7 @@ public class GateService implements GateDesk {
         this.fences = fences;
         this.briefing = briefing;
         this.runActions = runActions;
+        this.runIntents = runIntents;
     }
 
     /** What a gate is asked to do, before it is frozen. {@code ruleId}: the trust rule that gated it. */
@@ -75,6 +77,14 @@ public class GateService implements GateDesk {
         return filing.file(new Filing(ownerId, agentId, runId, command, gadgetId,
                 proposals.deviceCommand(gadgetId, command, params),
                 "agent run " + runId + " proposed " + command + " on " + gadgetId, ruleId)).id();
+    }
+
+    @Override
+    @Transactional
+    public IntentFiled fileIntent(String ownerId, String agentId, int revision, String runId, String intent,
+            Map<String, Object> payload) {
+        return runIntents.file(new dev.ringzero.kernel.Subject.AgentRun(ownerId, agentId, revision, runId), intent,
+                payload);
     }
 
     /**

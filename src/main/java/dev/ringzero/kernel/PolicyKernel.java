@@ -132,6 +132,14 @@ public final class PolicyKernel {
     }
 
     /**
+     * A rules run's write to its own agent's state: the agent's state touches nothing outside it, so
+     * no grant is asked for; the run must still stand (a disabled or revised agent writes nothing).
+     */
+    public Verdict decideStateWrite(Subject.AgentRun run) {
+        return AgentChecks.standing(run, AgentChecks.agentOf(facts, run)).orElse(Verdict.ALLOW);
+    }
+
+    /**
      * Whether a run of this agent may start: the run must still stand, then proactive work must be within
      * {@code budget} given the durably counted {@code usage}; work a person asked for is never held back
      * by budgets.

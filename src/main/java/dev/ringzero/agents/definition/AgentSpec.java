@@ -63,6 +63,16 @@ public record AgentSpec(
         return state.deepCopy();
     }
 
+    /** The index of the first action that writes state, or -1: later actions render from the state as it is then. */
+    public int firstStateWrite() {
+        for (int i = 0; i < actions.size(); i++) {
+            if (actions.get(i).writesState()) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /** Parses a definition that passed the schema; throws {@link IllegalArgumentException} on a wrong shape. */
     public static AgentSpec from(JsonNode json) {
         if (json == null || !json.isObject()) {
@@ -171,28 +181,42 @@ public record AgentSpec(
     }
 
     /**
-     * One command a rules agent sends. String values in {@code params} may hold templates
-     * ({@link Templates}); {@code params} is deeply unmodifiable plain JSON (Map, List, String,
-     * Number, Boolean, null).
+     * One step of a rules agent: a command to a bound gadget ({@code {gadget, command, params}}), or
+     * a platform action ({@code {do, params}}: a write to the agent's own state, or a ring-3 intent
+     * such as {@code email.send}), whose {@code gadget} is null. String values in {@code params} may
+     * hold templates ({@link Templates}); {@code params} is deeply unmodifiable plain JSON (Map, List,
+     * String, Number, Boolean, null).
      */
     public record Action(String gadget, String command, Map<String, Object> params) {
         public Action {
-            Objects.requireNonNull(gadget, "gadget");
             Objects.requireNonNull(command, "command");
             params = SpecJson.freezeMap(params);
+        }
+
+        /** A platform action ({@code do}): it runs on the platform, never on a gadget. */
+        public boolean isPlatform() {
+            return gadget == null;
+        }
+
+        /** A platform action that writes the agent's state. */
+        public boolean writesState() {
+            return isPlatform() && PlatformCatalogue.isStateAction(command);
         }
 
         @SuppressWarnings("unchecked")
         static Action from(JsonNode node) {
             JsonNode params = node.get("params");
-            return new Action(
-                    SpecJson.requiredText(node, "gadget"),
-                    SpecJson.requiredText(node, "command"),
-                    params != null && params.isObject() ? (Map<String, Object>) SpecJson.toPlain(params) : Map.of());
+            Map<String, Object> plain = params != null && params.isObject()
+                    ? (Map<String, Object>) SpecJson.toPlain(params) : Map.of();
+            if (node.has("do")) {
+                return new Action(null, SpecJson.requiredText(node, "do"), plain);
+            }
+            return new Action(SpecJson.requiredText(node, "gadget"), SpecJson.requiredText(node, "command"), plain);
         }
 
         ObjectNode toJson() {
-            ObjectNode json = SpecJson.MAPPER.createObjectNode().put("gadget", gadget).put("command", command);
+            ObjectNode json = isPlatform() ? SpecJson.MAPPER.createObjectNode().put("do", command)
+                    : SpecJson.MAPPER.createObjectNode().put("gadget", gadget).put("command", command);
             if (!params.isEmpty()) {
                 json.set("params", SpecJson.MAPPER.valueToTree(params));
             }

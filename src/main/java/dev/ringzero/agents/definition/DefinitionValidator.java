@@ -119,6 +119,11 @@ public final class DefinitionValidator {
                 String commandPath = Violation.under(base, "command");
                 String command = action.command();
                 JsonNode params = body.path("actions").path(i).path("params");
+                if (action.isPlatform()) {
+                    platformAction(base, action, params, allow);
+                    templates(Violation.under(base, "params"), params);
+                    continue;
+                }
                 if (PlatformCatalogue.isPrivilegedCommand(command)) {
                     add(commandPath, Violation.PRIVILEGED_COMMAND,
                             "'" + command + "' is reserved to the owner and cannot be given to an agent");
@@ -144,6 +149,24 @@ public final class DefinitionValidator {
                             "'" + command + "' moves something, so allow.physical must be true");
                 }
                 templates(Violation.under(base, "params"), params);
+            }
+        }
+
+        /** {@code {do, params}}: a state write (no grant needed: its own state) or a ring-3 intent it must be granted. */
+        private void platformAction(String base, Action action, JsonNode params, Allow allow) {
+            String path = Violation.under(base, "do");
+            if (PlatformCatalogue.isStateAction(action.command())) {
+                JsonNode given = params.isObject() ? params : SpecJson.MAPPER.createObjectNode();
+                for (StateActions.Problem problem : StateActions.problems(action.command(), given,
+                        value -> value.isTextual() && Templates.isTemplate(value.textValue()))) {
+                    add(Violation.under(base, "params", problem.param()), problem.code(), problem.message());
+                }
+            } else if (PlatformCatalogue.isIntegrationIntent(action.command())) {
+                if (!allow.intents().contains(action.command())) {
+                    add(path, Violation.INTENT_NOT_ALLOWED, "'" + action.command() + "' is not listed in allow.intents");
+                }
+            } else {
+                add(path, Violation.UNKNOWN_INTENT, "'" + action.command() + "' is not a platform action");
             }
         }
 

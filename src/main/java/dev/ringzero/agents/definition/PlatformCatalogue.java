@@ -16,7 +16,7 @@ public final class PlatformCatalogue {
     }
 
     /** The whole catalogue, in the shape a REST controller serves it. */
-    public record Catalogue(List<Entry> tools, List<Entry> intents) {
+    public record Catalogue(List<Entry> tools, List<Entry> intents, List<Entry> stateActions) {
     }
 
     /**
@@ -35,6 +35,16 @@ public final class PlatformCatalogue {
             new Entry("email.send", "Send an email from the platform to an address the owner approved."),
             new Entry("webhook.post", "POST a JSON body to a webhook URL the owner registered."));
 
+    /**
+     * What a rules agent's {@code {"do": …}} action may name besides the ring-3 intents: writes to its
+     * own state. They need no grant: an agent's state is its own and touches nothing outside.
+     */
+    public static final List<Entry> STATE_ACTIONS = List.of(
+            new Entry("state.set", "Set one key of the agent's state: params {key, value}."),
+            new Entry("state.merge", "Merge an object into the agent's state, key by key: params {value}."),
+            new Entry("state.increment", "Add to a number in the agent's state: params {key, by} (by defaults to 1;"
+                    + " a missing key counts from 0)."));
+
     private static final Set<String> PHYSICAL_PREFIXES = Set.of("chassis.", "arm.", "servo.", "motor.");
 
     private static final Set<String> PRIVILEGED_COMMANDS = Set.of("device.ota", "device.discover", "device.unpair");
@@ -43,7 +53,7 @@ public final class PlatformCatalogue {
     }
 
     public static Catalogue catalogue() {
-        return new Catalogue(TOOLS, INTENTS);
+        return new Catalogue(TOOLS, INTENTS, STATE_ACTIONS);
     }
 
     public static Optional<Entry> tool(String name) {
@@ -56,6 +66,10 @@ public final class PlatformCatalogue {
 
     public static boolean isTool(String name) {
         return tool(name).isPresent();
+    }
+
+    public static boolean isStateAction(String name) {
+        return find(STATE_ACTIONS, name).isPresent();
     }
 
     /** True for a ring-3 integration intent; a device command is an intent too, but not listed here. */

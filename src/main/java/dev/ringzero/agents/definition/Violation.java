@@ -26,6 +26,7 @@ public record Violation(String path, String code, String message) {
     public static final String TEMPLATE_UNKNOWN_ROOT = "template_unknown_root";
     public static final String UNKNOWN_TOOL = "unknown_tool";
     public static final String UNKNOWN_INTENT = "unknown_intent";
+    public static final String INTENT_NOT_ALLOWED = "intent_not_allowed";
     public static final String ACTIONS_REQUIRED = "actions_required";
     public static final String INSTRUCTIONS_REQUIRED = "instructions_required";
     public static final String INVALID_CRON = "invalid_cron";

@@ -182,6 +182,11 @@ public class LlmSessions implements ModelSessions {
     }
 
     @Override
+    public int tokensSpent(String runId) {
+        return store.turns(runId).stream().mapToInt(SessionStore.Turn::tokens).sum();
+    }
+
+    @Override
     public Optional<Object> transcript(String runId) {
         List<SessionStore.Turn> recorded = store.turns(runId);
         if (recorded.isEmpty()) {

@@ -14,7 +14,9 @@ import dev.ringzero.kernel.Subject;
 
 /**
  * Dispatches a run's next action (step {@code Task_DispatchAction}): nothing leaves a run that is
- * no longer running or out of time; a sound first takes its speaker turn; then the kernel is asked
+ * no longer running or out of time; a platform action ({@link PlatformActions}) is settled here; a
+ * command after a state write is rendered again from the state as it is now; a sound first takes
+ * its speaker turn; then the kernel is asked
  * now through the dispatcher, and the action is either sent (the run waits for the answer) or
  * settled at once by {@link UnsentActions}.
  */
@@ -28,16 +30,20 @@ final class ActionDispatch {
     private final SpeakerTurns speaker;
     private final ActionLink link;
     private final UnsentActions unsent;
+    private final PlatformActions platform;
+    private final RunPreparation preparation;
     private final ObjectMapper json;
     private final Clock clock;
 
     ActionDispatch(RunStore runs, RunProgress progress, SpeakerTurns speaker, ActionLink link, UnsentActions unsent,
-            ObjectMapper json, Clock clock) {
+            PlatformActions platform, RunPreparation preparation, ObjectMapper json, Clock clock) {
         this.runs = runs;
         this.progress = progress;
         this.speaker = speaker;
         this.link = link;
         this.unsent = unsent;
+        this.platform = platform;
+        this.preparation = preparation;
         this.json = json;
         this.clock = clock;
     }
@@ -61,6 +67,12 @@ final class ActionDispatch {
             speaker.handBack(runId, action);
             return AgentRuns.DispatchStep.settled();
         }
+        if (action.gadgetId() == null) {
+            // a platform action (a state write, a ring-3 intent): settled here, nothing to wait for
+            platform.run(run, action);
+            return AgentRuns.DispatchStep.settled();
+        }
+        action = preparation.renderAgain(run, action);
         Priority priority = run.proactive() ? Priority.PROACTIVE : Priority.EXPLICIT;
         SpeakerTurns.Turn turn = speaker.take(runId, action, priority);
         if (turn instanceof SpeakerTurns.Waits) {

@@ -79,8 +79,8 @@ public class AgentRuns {
     private final RunEnding ending;
 
     AgentRuns(RunStore runs, AgentStore agentStore, AgentService agents, PolicyKernel kernel, Dispatcher dispatcher,
-            GateDesk gates, SpeakerFloor floor, ObjectProvider<ModelSessions> sessions, ObjectMapper json,
-            Clock clock) {
+            GateDesk gates, SpeakerFloor floor, ObjectProvider<ModelSessions> sessions,
+            dev.ringzero.agents.definition.DefinitionLimits limits, ObjectMapper json, Clock clock) {
         // the llm runtime is optional (and itself builds on runs): read it when a run needs it
         ModelSessions model = new LazySessions(sessions);
         this.runs = runs;
@@ -91,6 +91,7 @@ public class AgentRuns {
         this.progress = new RunProgress(runs, runAgents, model, clock);
         this.speaker = new SpeakerTurns(Speakers.of(floor), runs, clock);
         this.dispatch = new ActionDispatch(runs, progress, speaker, link, new UnsentActions(runs, gates, json, clock),
+                new PlatformActions(runs, runAgents, kernel, gates, limits.maxStateBytes(), json, clock), preparation,
                 json, clock);
         this.settlement = new RunSettlement(runs, link, gates, speaker, clock);
         this.ending = new RunEnding(runs, runAgents, clock);
@@ -176,6 +177,11 @@ public class AgentRuns {
         @Override
         public boolean wantsTurn(RunStore.Run run) {
             return sessions().wantsTurn(run);
+        }
+
+        @Override
+        public int tokensSpent(String runId) {
+            return sessions().tokensSpent(runId);
         }
 
         @Override

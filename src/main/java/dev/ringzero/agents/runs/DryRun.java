@@ -12,14 +12,17 @@ import java.util.Optional;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ringzero.agents.AgentService;
 import dev.ringzero.agents.TriggerMatcher;
 import dev.ringzero.agents.definition.AgentSpec;
+import dev.ringzero.agents.definition.StateActions;
 import dev.ringzero.agents.definition.Templates;
 import dev.ringzero.agents.definition.Trigger;
 import dev.ringzero.kernel.ActionRequest;
 import dev.ringzero.kernel.AgentFacts;
 import dev.ringzero.kernel.BudgetUsage;
+import dev.ringzero.kernel.IntentRequest;
 import dev.ringzero.kernel.PolicyFacts;
 import dev.ringzero.kernel.PolicyKernel;
 import dev.ringzero.kernel.Priority;
@@ -32,7 +35,8 @@ import org.springframework.stereotype.Service;
 /**
  * A dry run: which trigger a (synthetic or given) trigger matches and why, each action's
  * rendered parameters, and the kernel's verdict on each as it would be now. It touches no
- * hardware and writes nothing: no {@code link.invoke}, no state, no budget.
+ * hardware and writes nothing: no {@code link.invoke}, no state, no budget. State actions are
+ * played on a copy of the state, so the actions after them render as they would in the run.
  */
 @Service
 public class DryRun {
@@ -81,7 +85,7 @@ public class DryRun {
         AgentService.CurrentAgent current = agents.current(ownerId, agentId);
         Subject.AgentRun subject = new Subject.AgentRun(ownerId, agentId, current.agent().currentRevision(),
                 DRY_RUN_ID);
-        return report(current.spec(), subject, kernel, runs.usage(agentId, clock.instant()), trigger);
+        return report(current.spec(), stateOf(current), subject, kernel, runs.usage(agentId, clock.instant()), trigger);
     }
 
     /** An unsaved (already validated) definition, judged as if it were saved and enabled. */
@@ -99,12 +103,13 @@ public class DryRun {
                 return UNSAVED.equals(agentId) ? Optional.of(hypothetical) : facts.agent(agentId);
             }
         };
-        return report(spec, new Subject.AgentRun(ownerId, UNSAVED, 1, DRY_RUN_ID),
+        return report(spec, null, new Subject.AgentRun(ownerId, UNSAVED, 1, DRY_RUN_ID),
                 new PolicyKernel(overlay, trustRules, trustHistory), BudgetUsage.NONE, trigger);
     }
 
-    private Report report(AgentSpec spec, Subject.AgentRun subject, PolicyKernel judge, BudgetUsage usage,
-            JsonNode given) {
+    /** {@code current}: the saved agent's state now, or null for an unsaved definition (its initial state). */
+    private Report report(AgentSpec spec, ObjectNode current, Subject.AgentRun subject, PolicyKernel judge,
+            BudgetUsage usage, JsonNode given) {
         Instant now = clock.instant();
         boolean none = given == null || given.isNull() || (given.isObject() && given.isEmpty());
         Map<String, Object> trigger = none ? synthetic(spec) : DryRunTrigger.read(json, given);
@@ -112,18 +117,44 @@ public class DryRun {
         boolean proactive = !"invoke".equals(trigger.get("kind"));
         VerdictReport admission = verdict(judge.admitRun(subject, dev.ringzero.agents.KernelBudgets.of(spec), usage,
                 proactive, now));
-        Map<String, Object> context = TemplateContext.of(trigger, DRY_RUN_ID, subject.revision(), subject.agentId(),
-                json.convertValue(spec.state(), new TypeReference<Map<String, Object>>() { }));
+        // state writes are played on a copy, so later actions render as the run would render them
+        ObjectNode state = current == null ? spec.state() : current;
         List<ActionReport> actions = new ArrayList<>();
         for (int i = 0; i < spec.actions().size(); i++) {
             AgentSpec.Action action = spec.actions().get(i);
+            Map<String, Object> context = TemplateContext.of(trigger, DRY_RUN_ID, subject.revision(), subject.agentId(),
+                    json.convertValue(state, new TypeReference<Map<String, Object>>() { }));
             Map<String, Object> params = Templates.renderParams(action.params(), context);
-            Verdict verdict = judge.decide(new ActionRequest(subject, action.gadget(), action.command(), params,
-                    proactive ? Priority.PROACTIVE : Priority.EXPLICIT, now));
+            if (action.writesState()) {
+                StateActions.Applied applied = StateActions.apply(action.command(), params, state);
+                if (applied instanceof StateActions.Written written) {
+                    state = written.state();
+                    actions.add(new ActionReport(i, null, action.command(), params,
+                            new VerdictReport("allow", null, null), "skipped_dry_run"));
+                } else {
+                    StateActions.Refused refused = (StateActions.Refused) applied;
+                    actions.add(new ActionReport(i, null, action.command(), params,
+                            new VerdictReport("deny", refused.code(), refused.message()), "skipped_dry_run"));
+                }
+                continue;
+            }
+            Verdict verdict = action.isPlatform()
+                    ? judge.decide(new IntentRequest(subject, action.command(), params, now))
+                    : judge.decide(new ActionRequest(subject, action.gadget(), action.command(), params,
+                            proactive ? Priority.PROACTIVE : Priority.EXPLICIT, now));
             actions.add(new ActionReport(i, action.gadget(), action.command(), params, verdict(verdict),
                     "skipped_dry_run"));
         }
         return new Report(trigger, match, admission, actions);
+    }
+
+    private ObjectNode stateOf(AgentService.CurrentAgent current) {
+        try {
+            JsonNode state = json.readTree(current.agent().state());
+            return state != null && state.isObject() ? (ObjectNode) state : json.createObjectNode();
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return json.createObjectNode();
+        }
     }
 
     /** The first trigger of the spec, as a plausible occurrence (an event carries its filter's data). */

@@ -38,6 +38,11 @@ public interface ModelSessions {
      */
     boolean wantsTurn(RunStore.Run run);
 
+    /** Tokens the run's model session spent (in and out, every turn); 0 for a run without one. */
+    default int tokensSpent(String runId) {
+        return 0;
+    }
+
     /** The session's transcript for the run's view (turns, tokens, tool calls and verdicts); empty if none. */
     Optional<Object> transcript(String runId);
 }

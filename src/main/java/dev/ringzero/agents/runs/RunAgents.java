@@ -20,6 +20,12 @@ interface RunAgents {
     /** The agent's state as templates read it (empty when the agent is gone). */
     Map<String, Object> state(String agentId);
 
+    /** The agent's state as stored, with its version (empty when the agent is gone). */
+    java.util.Optional<AgentStore.Agent> stored(String agentId);
+
+    /** Compare and set: replaces the state if it is still at {@code version}; false if it moved on. */
+    boolean writeState(String agentId, int version, String state, java.time.Instant at);
+
     static RunAgents of(AgentStore store, AgentService agents, ObjectMapper json) {
         return new RunAgents() {
             @Override
@@ -30,6 +36,16 @@ interface RunAgents {
             @Override
             public AgentSpec spec(String agentId, int revision) {
                 return agents.spec(agentId, revision);
+            }
+
+            @Override
+            public java.util.Optional<AgentStore.Agent> stored(String agentId) {
+                return store.find(agentId).filter(agent -> !agent.deleted());
+            }
+
+            @Override
+            public boolean writeState(String agentId, int version, String state, java.time.Instant at) {
+                return store.writeState(agentId, version, state, at).isPresent();
             }
 
             @Override

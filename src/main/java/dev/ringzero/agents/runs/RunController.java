@@ -50,11 +50,20 @@ class RunController {
 
     record RunView(String id, String agentId, int revision, String triggerKind, JsonNode trigger, String eventId,
             boolean proactive, String status, String reason, Instant createdAt, Instant startedAt, Instant endedAt,
-            Long durationMs, List<ActionView> actions,
+            Long durationMs,
+            @io.swagger.v3.oas.annotations.media.Schema(description = "what the run cost: commands sent to "
+                    + "devices, duration, model tokens; in the single run's view only")
+            @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+            Cost cost,
+            List<ActionView> actions,
             @io.swagger.v3.oas.annotations.media.Schema(description = "an llm run's model session: every turn "
                     + "(tokens, latency, text) and every tool call with ring 0's verdict; absent for rules runs")
             @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
             Object session) {
+    }
+
+    /** What one run cost: commands that left for a device, its duration so far or in all, model tokens. */
+    record Cost(int commandsSent, Long durationMs, int tokens) {
     }
 
     record ActionView(int index, String gadget, String command, JsonNode params, String verdict, String outcome,
@@ -123,10 +132,12 @@ class RunController {
                 action.index(), action.gadgetId(), action.command(), tree(action.params()), action.verdict(),
                 action.outcome(), action.errorCode(), action.invocationId(), tree(action.result()),
                 action.startedAt(), action.endedAt())).toList() : null;
+        ModelSessions model = sessions.getIfAvailable(() -> ModelSessions.NONE);
+        Cost cost = withActions ? new Cost((int) actions.stream().filter(action -> action.invocationId() != null)
+                .count(), duration, model.tokensSpent(run.id())) : null;
         return new RunView(run.id(), run.agentId(), run.revision(), run.triggerKind(), tree(run.triggerData()),
                 run.eventId(), run.proactive(), run.status().wire(), run.reason(), run.createdAt(), run.startedAt(),
-                run.endedAt(), duration, actions, withActions
-                        ? sessions.getIfAvailable(() -> ModelSessions.NONE).transcript(run.id()).orElse(null) : null);
+                run.endedAt(), duration, cost, actions, withActions ? model.transcript(run.id()).orElse(null) : null);
     }
 
     private JsonNode tree(String text) {

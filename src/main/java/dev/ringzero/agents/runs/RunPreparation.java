@@ -55,6 +55,29 @@ final class RunPreparation {
         return true;
     }
 
+    /**
+     * The action as it should be sent: a rules run's command that comes after a state write is
+     * rendered again, now, so its templates read the state that write left ({@code {{state.count}}}
+     * after {@code state.increment}); the record is updated to what is sent. Any other action is
+     * sent as prepared.
+     */
+    RunStore.Action renderAgain(RunStore.Run run, RunStore.Action action) {
+        AgentSpec spec = agents.spec(run.agentId(), run.revision());
+        int firstWrite = spec.firstStateWrite();
+        if (spec.kind() != AgentSpec.Kind.RULES || firstWrite < 0 || action.index() <= firstWrite
+                || action.index() >= spec.actions().size()) {
+            return action;
+        }
+        Map<String, Object> params = Templates.renderParams(spec.actions().get(action.index()).params(),
+                templateContext(run));
+        String rendered = StoredJson.write(json, params);
+        if (rendered.equals(action.params())) {
+            return action;
+        }
+        runs.actionParams(run.id(), action.index(), rendered);
+        return runs.actions(run.id()).get(action.index());
+    }
+
     /** What the run's templates may read: its trigger, the run itself and the agent's state. */
     Map<String, Object> templateContext(RunStore.Run run) {
         Map<String, Object> trigger = run.triggerData() == null ? Map.of() : StoredJson.map(json, run.triggerData());

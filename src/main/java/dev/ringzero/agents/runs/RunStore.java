@@ -37,6 +37,12 @@ public class RunStore implements RunRecords {
     public record Action(int index, String gadgetId, String command, String params, String verdict, String outcome,
             String errorCode, String invocationId, String result, Instant startedAt, Instant endedAt) {
 
+        /** As {@link #actionParams} leaves the row. */
+        Action withParams(String rendered) {
+            return new Action(index, gadgetId, command, rendered, verdict, outcome, errorCode, invocationId, result,
+                    startedAt, endedAt);
+        }
+
         /** As {@link #actionSent} leaves the row. */
         Action sent(String invocation) {
             return new Action(index, gadgetId, command, params, "allow", outcome, errorCode, invocation, result,
@@ -169,6 +175,13 @@ public class RunStore implements RunRecords {
                 .params(runId, index, action.gadgetId(), action.command(), action.params(), ts(at)).update();
         reads.forget(actionsKey(runId));
         return index;
+    }
+
+    /** A command rendered again just before it is sent (after a state write): the record says what was sent. */
+    void actionParams(String runId, int index, String params) {
+        jdbc.sql("update rz_run_action set params = ? where run_id = ? and idx = ? and outcome is null")
+                .params(params, runId, index).update();
+        changeAction(runId, index, action -> action.withParams(params));
     }
 
     void actionSent(String runId, int index, String invocationId) {

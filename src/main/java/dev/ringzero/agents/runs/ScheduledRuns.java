@@ -54,7 +54,7 @@ public class ScheduledRuns {
         AgentSpec spec = current.spec();
         String runId = UUID.randomUUID().toString();
         String trigger = "{\"kind\":\"schedule\",\"firedAt\":\"" + clock.instant() + "\"}";
-        Optional<String> offline = spec.actions().stream().map(AgentSpec.Action::gadget).distinct()
+        Optional<String> offline = spec.actions().stream().map(AgentSpec.Action::gadget).filter(java.util.Objects::nonNull).distinct()
                 .filter(gadget -> gadgets.find(gadget).map(row -> !row.online()).orElse(true)).findFirst();
         if (offline.isPresent()) {
             Instant now = clock.instant();

@@ -556,4 +556,52 @@ class DefinitionValidatorTest {
                     assertThat(invalid.violations()).extracting(Violation::code).contains(Violation.UNKNOWN_GADGET));
         }
     }
+
+    @Nested
+    class PlatformActions {
+
+        private ObjectNode withActions(String actions, String intents) {
+            return edit(BARK, root -> set(set(root, "/actions", actions), "/allow/intents", intents));
+        }
+
+        @Test
+        void stateWritesNeedNoGrantAndParseAsPlatformActions() {
+            AgentSpec spec = valid(withActions("""
+                    [{"do": "state.increment", "params": {"key": "count"}},
+                     {"gadget": "desk-1", "command": "speaker.play_url", "params": {"url": "https://example.org/{{state.count}}.mp3"}}]
+                    """, "[]"));
+
+            assertThat(spec.actions().get(0).isPlatform()).isTrue();
+            assertThat(spec.actions().get(0).writesState()).isTrue();
+            assertThat(spec.firstStateWrite()).isZero();
+            assertThat(AgentSpec.from(spec.toJson())).isEqualTo(spec);
+        }
+
+        @Test
+        void aStateActionWithBadParamsIsRefusedAtTheParam() {
+            refusedOnlyFor(withActions("[{\"do\": \"state.increment\", \"params\": {\"key\": \"no spaces\"}}]", "[]"),
+                    "/actions/0/params/key", Violation.PARAM_TYPE);
+        }
+
+        @Test
+        void anIntentActionNeedsItsGrant() {
+            refusedOnlyFor(withActions("[{\"do\": \"email.send\", \"params\": {\"to\": \"a@example.org\"}}]", "[]"),
+                    "/actions/0/do", Violation.INTENT_NOT_ALLOWED);
+            valid(withActions("[{\"do\": \"email.send\", \"params\": {\"to\": \"a@example.org\"}}]",
+                    "[\"email.send\"]"));
+        }
+
+        @Test
+        void anUnknownPlatformActionIsASchemaViolation() {
+            assertThat(violations(withActions("[{\"do\": \"state.delete\"}]", "[]")))
+                    .extracting(Violation::code).containsOnly(Violation.SCHEMA);
+        }
+
+        @Test
+        void aPlatformActionCannotAlsoNameAGadget() {
+            assertThat(violations(withActions(
+                    "[{\"do\": \"state.set\", \"gadget\": \"desk-1\", \"params\": {\"key\": \"a\", \"value\": 1}}]",
+                    "[]"))).extracting(Violation::code).containsOnly(Violation.SCHEMA);
+        }
+    }
 }

@@ -5,12 +5,14 @@ import static dev.ringzero.agents.runs.RunFixtures.OWNER;
 import static dev.ringzero.agents.runs.RunFixtures.T0;
 import static dev.ringzero.agents.runs.RunFixtures.spec;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
 import dev.ringzero.agents.definition.AgentSpec.Concurrency;
+import dev.ringzero.agents.definition.AgentSpec;
 import dev.ringzero.dispatch.Dispatcher;
 import dev.ringzero.dispatch.Outcome;
 import dev.ringzero.kernel.Claim;
@@ -31,7 +33,8 @@ class ActionDispatchTest {
     private final RunFixtures.FakeGates gates = new RunFixtures.FakeGates();
     private final ActionDispatch underTest = new ActionDispatch(runs, new RunProgress(runs, agents, ModelSessions.NONE, clock),
             new SpeakerTurns(floor, runs, clock), link, new UnsentActions(runs, gates, RunFixtures.JSON, clock),
-            RunFixtures.JSON, clock);
+            new PlatformActions(runs, agents, RunFixtures.kernel(), gates, 64 * 1024, RunFixtures.JSON, clock),
+            new RunPreparation(runs, agents, RunFixtures.JSON, clock), RunFixtures.JSON, clock);
 
     private void running(boolean proactive, String... commands) {
         runs.insert(new RunStore.Run("r1", AGENT, OWNER, 1, "gadget.event", null, null, proactive, RunStatus.RUNNING,
@@ -179,5 +182,102 @@ class ActionDispatchTest {
         assertThat(underTest.dispatch("r1")).isEqualTo(AgentRuns.DispatchStep.settled());
         assertThat(link.sent).isEmpty();
         assertThat(List.copyOf(floor.calls)).isEmpty();
+    }
+
+    private void runningWith(AgentSpec spec) {
+        agents.with(AGENT, spec);
+        runs.insert(new RunStore.Run("r1", AGENT, OWNER, 1, "gadget.event", null, null, true, RunStatus.RUNNING,
+                null, T0, T0, null), true);
+        runs.insertActions("r1", spec.actions().stream().map(action -> new RunStore.NewAction(action.gadget(),
+                action.command(), dev.ringzero.StoredJson.write(RunFixtures.JSON, action.params()))).toList(), T0);
+    }
+
+    private static AgentSpec.Action increment() {
+        return new AgentSpec.Action(null, "state.increment", Map.of("key", "count"));
+    }
+
+    @Test
+    void aStateWriteIsSettledAtOnceAndNothingGoesToTheDevice() {
+        runningWith(RunFixtures.spec(increment()));
+
+        AgentRuns.DispatchStep step = underTest.dispatch("r1");
+
+        assertThat(step.sent()).isFalse();
+        assertThat(action(0).outcome()).isEqualTo("completed");
+        assertThat(action(0).result()).isEqualTo("{\"stateVersion\":1}");
+        assertThat(agents.storedStates.get(AGENT)).isEqualTo("{\"count\":1}");
+        assertThat(link.sent).isEmpty();
+    }
+
+    @Test
+    void aStateWriteThatLosesTheRaceIsAppliedToTheStateTheOtherRunLeft() {
+        runningWith(RunFixtures.spec(increment()));
+        agents.conflicts = 2;
+
+        underTest.dispatch("r1");
+
+        assertThat(action(0).outcome()).isEqualTo("completed");
+        assertThat(agents.versions.get(AGENT)).isEqualTo(3);
+        assertThat(action(0).result()).isEqualTo("{\"stateVersion\":3}");
+    }
+
+    @Test
+    void aStateWriteThatNeverWinsFailsWithStateConflict() {
+        runningWith(RunFixtures.spec(increment()));
+        agents.conflicts = PlatformActions.MAX_ATTEMPTS;
+
+        underTest.dispatch("r1");
+
+        assertThat(action(0).outcome()).isEqualTo("failed");
+        assertThat(action(0).errorCode()).isEqualTo("state_conflict");
+    }
+
+    @Test
+    void aStateWriteOfARevisedAgentIsFencedAndEndsTheRun() {
+        runningWith(RunFixtures.spec(increment()));
+        runs.insert(new RunStore.Run("r2", AGENT, OWNER, 2, "gadget.event", null, null, true, RunStatus.RUNNING,
+                null, T0, T0, null), true);
+        runs.insertActions("r2", List.of(new RunStore.NewAction(null, "state.increment", "{\"key\":\"count\"}")), T0);
+
+        underTest.dispatch("r2");
+
+        assertThat(runs.actions("r2").get(0).outcome()).isEqualTo("denied");
+        assertThat(runs.find("r2").orElseThrow().status()).isEqualTo(RunStatus.FENCED);
+        assertThat(agents.storedStates).isEmpty();
+    }
+
+    @Test
+    void aCommandAfterAStateWriteIsRenderedFromTheStateThatWriteLeft() {
+        runningWith(RunFixtures.spec(increment(),
+                new AgentSpec.Action("desk-1", "display.show_text", Map.of("text", "shake {{state.count}}"))));
+        link.dispatch = new Dispatcher.Sent("inv-1", T0.plusSeconds(7));
+
+        underTest.dispatch("r1");
+        underTest.dispatch("r1");
+
+        assertThat(link.sent).singleElement()
+                .satisfies(request -> assertThat(request.params()).isEqualTo(Map.of("text", "shake 1")));
+        assertThat(action(1).params()).isEqualTo("{\"text\":\"shake 1\"}");
+    }
+
+    @Test
+    void anIntentGoesToTheDeskAndTheRunGoesOnWhateverItSays() {
+        runningWith(RunFixtures.spec(new AgentSpec.Action(null, "email.send", Map.of("to", "a@example.org")),
+                new AgentSpec.Action(null, "webhook.post", Map.of("url", "https://hooks.example.org/x")),
+                new AgentSpec.Action(null, "email.send", Map.of("to", "b@example.org"))));
+
+        gates.intentAnswer = new GateDesk.Gated("gate-9");
+        underTest.dispatch("r1");
+        gates.intentAnswer = new GateDesk.Accepted("gate-10");
+        underTest.dispatch("r1");
+        gates.intentAnswer = new GateDesk.Refused("trust_deny", "a rule says no");
+        underTest.dispatch("r1");
+
+        assertThat(runs.actions("r1")).extracting(RunStore.Action::outcome, RunStore.Action::result)
+                .containsExactly(tuple("gated", "{\"gate\":\"gate-9\"}"), tuple("accepted", "{\"gate\":\"gate-10\"}"),
+                        tuple("denied", "{\"message\":\"a rule says no\"}"));
+        assertThat(gates.calls).containsExactly("intent r1 email.send {to=a@example.org}",
+                "intent r1 webhook.post {url=https://hooks.example.org/x}", "intent r1 email.send {to=b@example.org}");
+        assertThat(link.sent).isEmpty();
     }
 }

@@ -43,14 +43,16 @@ final class RunFixtures {
     static RunStore store() {
         JdbcDataSource dataSource = new JdbcDataSource();
         dataSource.setURL("jdbc:h2:mem:runs-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
-        SpringLiquibase liquibase = new SpringLiquibase();
-        liquibase.setDataSource(dataSource);
-        liquibase.setChangeLog("classpath:db/changelog/006-runs.yaml");
-        liquibase.setResourceLoader(new DefaultResourceLoader());
-        try {
-            liquibase.afterPropertiesSet();
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
+        for (String changelog : List.of("006-runs.yaml", "008-platform-actions.yaml")) {
+            SpringLiquibase liquibase = new SpringLiquibase();
+            liquibase.setDataSource(dataSource);
+            liquibase.setChangeLog("classpath:db/changelog/" + changelog);
+            liquibase.setResourceLoader(new DefaultResourceLoader());
+            try {
+                liquibase.afterPropertiesSet();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
         }
         return new RunStore(JdbcClient.create(dataSource), new TransactionReads(dataSource));
     }
@@ -149,6 +151,38 @@ final class RunFixtures {
         public Map<String, Object> state(String agentId) {
             return states.getOrDefault(agentId, Map.of());
         }
+
+        /** The stored state documents and their versions, as {@link #stored} and {@link #writeState} see them. */
+        final Map<String, String> storedStates = new HashMap<>();
+        final Map<String, Integer> versions = new HashMap<>();
+        /** How many of the next writes find that another run wrote first. */
+        int conflicts;
+
+        @Override
+        public java.util.Optional<dev.ringzero.agents.AgentStore.Agent> stored(String agentId) {
+            if (!specs.containsKey(agentId)) {
+                return java.util.Optional.empty();
+            }
+            return java.util.Optional.of(new dev.ringzero.agents.AgentStore.Agent(agentId, OWNER, "agent", 1, true,
+                    false, storedStates.getOrDefault(agentId, "{}"), versions.getOrDefault(agentId, 0), T0, T0));
+        }
+
+        @Override
+        public boolean writeState(String agentId, int version, String state, java.time.Instant at) {
+            if (versions.getOrDefault(agentId, 0) != version) {
+                return false;
+            }
+            if (conflicts > 0) {
+                // another run wrote first: its write lands, this one finds the version moved on
+                conflicts--;
+                versions.put(agentId, version + 1);
+                return false;
+            }
+            storedStates.put(agentId, state);
+            versions.put(agentId, version + 1);
+            states.put(agentId, dev.ringzero.StoredJson.map(JSON, state));
+            return true;
+        }
     }
 
     /** A speaker floor that answers every request with {@code claim} and notes what it was told. */
@@ -200,6 +234,23 @@ final class RunFixtures {
         }
     }
 
+    /** A kernel that knows {@link #AGENT} at revision 1, enabled (standing is all the state writes ask). */
+    static dev.ringzero.kernel.PolicyKernel kernel() {
+        dev.ringzero.kernel.AgentFacts agent = new dev.ringzero.kernel.AgentFacts(AGENT, OWNER, true, 1,
+                java.util.Set.of(), java.util.Set.of(), java.util.Set.of(), false);
+        return new dev.ringzero.kernel.PolicyKernel(new dev.ringzero.kernel.PolicyFacts() {
+            @Override
+            public java.util.Optional<dev.ringzero.kernel.GadgetFacts> gadget(String gadgetId) {
+                return java.util.Optional.empty();
+            }
+
+            @Override
+            public java.util.Optional<dev.ringzero.kernel.AgentFacts> agent(String agentId) {
+                return AGENT.equals(agentId) ? java.util.Optional.of(agent) : java.util.Optional.empty();
+            }
+        }, dev.ringzero.kernel.TrustRules.NONE, dev.ringzero.kernel.TrustHistory.NONE);
+    }
+
     /** An approval desk that notes every filing, refusal and auto-execution. */
     static final class FakeGates implements GateDesk {
 
@@ -212,6 +263,16 @@ final class RunFixtures {
             calls.add("file " + runId + " " + gadgetId + " " + command + " " + ruleId);
             filedParams.add(params);
             return "gate-1";
+        }
+
+        /** What {@link #fileIntent} answers; a gate by default. */
+        IntentFiled intentAnswer = new Gated("gate-2");
+
+        @Override
+        public IntentFiled fileIntent(String ownerId, String agentId, int revision, String runId, String intent,
+                Map<String, Object> payload) {
+            calls.add("intent " + runId + " " + intent + " " + payload);
+            return intentAnswer;
         }
 
         @Override
