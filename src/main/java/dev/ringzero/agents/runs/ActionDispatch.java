@@ -67,12 +67,13 @@ final class ActionDispatch {
             speaker.handBack(runId, action);
             return AgentRuns.DispatchStep.settled();
         }
+        // after a state write, {{state.…}} must read what was written, whatever the action
+        action = preparation.renderAgain(run, action);
         if (action.gadgetId() == null) {
             // a platform action (a state write, a ring-3 intent): settled here, nothing to wait for
             platform.run(run, action);
             return AgentRuns.DispatchStep.settled();
         }
-        action = preparation.renderAgain(run, action);
         Priority priority = run.proactive() ? Priority.PROACTIVE : Priority.EXPLICIT;
         SpeakerTurns.Turn turn = speaker.take(runId, action, priority);
         if (turn instanceof SpeakerTurns.Waits) {

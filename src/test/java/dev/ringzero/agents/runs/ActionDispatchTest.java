@@ -261,6 +261,19 @@ class ActionDispatchTest {
     }
 
     @Test
+    void anIntentAfterAStateWriteIsFiledWithTheStateThatWriteLeft() {
+        runningWith(RunFixtures.spec(increment(),
+                new AgentSpec.Action(null, "email.send", Map.of("subject", "shaken {{state.count}} times"))));
+        gates.intentAnswer = new GateDesk.Gated("gate-9");
+
+        underTest.dispatch("r1");
+        underTest.dispatch("r1");
+
+        assertThat(gates.calls).containsExactly("intent r1 email.send {subject=shaken 1 times}");
+        assertThat(action(1).params()).isEqualTo("{\"subject\":\"shaken 1 times\"}");
+    }
+
+    @Test
     void anIntentGoesToTheDeskAndTheRunGoesOnWhateverItSays() {
         runningWith(RunFixtures.spec(new AgentSpec.Action(null, "email.send", Map.of("to", "a@example.org")),
                 new AgentSpec.Action(null, "webhook.post", Map.of("url", "https://hooks.example.org/x")),
