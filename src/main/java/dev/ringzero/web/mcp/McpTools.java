@@ -144,7 +144,9 @@ final class McpTools {
                         + "matches, the policy's admission verdict, each action rendered with its parameters and "
                         + "the verdict it would get (allow, deny with a reason, gate). Pass either agent (a saved "
                         + "agent) or definition (an unsaved one, validated first: errors come back as with "
-                        + "create_agent). The optional trigger is an occurrence, written as in a definition: "
+                        + "create_agent). A saved agent that is disabled shows admission deny agent_disabled, with "
+                        + "its actions still rendered. The optional trigger is an occurrence, written as in a "
+                        + "definition: "
                         + "{\"kind\":\"gadget.event\",\"gadget\":\"<id>\",\"event\":\"shaken\",\"data\":"
                         + "{\"strength\":\"hard\"}}; without one the agent's first trigger is simulated.",
                 """
@@ -191,10 +193,11 @@ final class McpTools {
                 """, (owner, args) -> runs.run(owner, args.text("run")));
         read("explain_runs", "Why did (or didn't) it run?",
                 "The decision ledger of one of the owner's agents, newest first: every time a trigger was "
-                        + "evaluated (an event arrived, a schedule fired, an invoke) with a reason code saying why "
-                        + "it did or did not start a run (a filter that did not match, a budget or cooldown, a "
-                        + "fence, an overload shed, or started), a detail sentence and the run it started. "
-                        + "Events that no agent took at all are in the inbox instead.",
+                        + "evaluated (an event arrived, a schedule fired, an invoke) with its reason code: matched "
+                        + "(a run started; runId names it), or why not: filtered_out (the trigger's filter did not "
+                        + "match; detail says which), disabled, over_budget, cooldown, fenced, dropped_concurrency, "
+                        + "gadget_offline, shed_overload. Events that no agent took at all are in the inbox "
+                        + "instead.",
                 AGENT_AND_LIMIT, (owner, args) -> Map.of("decisions",
                         runs.decisions(owner, args.text("agent"), args.number("limit", 50, 1, 1000))));
         read("list_gates", "List gated actions (read-only)",

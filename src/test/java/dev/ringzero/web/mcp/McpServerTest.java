@@ -249,6 +249,9 @@ class McpServerTest extends OwnerWithDeskBotTest {
                  "capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}""";
         assertThat(post(null, null, initialize).statusCode()).isEqualTo(401);
         assertThat(post("rz_not-a-token", null, initialize).statusCode()).isEqualTo(401);
+        String gatewayToken = Api.at(port).basic("admin", ADMIN_PASSWORD)
+                .post("/api/v1/admin/service-tokens", "{\"role\":\"gateway\"}").json().path("token").asText();
+        assertThat(post(gatewayToken, null, initialize).statusCode()).isEqualTo(403);
         HttpResponse<String> get = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/mcp"))
                 .header("Accept", "text/event-stream").GET().build(), HttpResponse.BodyHandlers.ofString());
         assertThat(get.statusCode()).isEqualTo(401);
