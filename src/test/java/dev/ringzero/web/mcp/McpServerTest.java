@@ -19,6 +19,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ringzero.support.Api;
 import dev.ringzero.support.Definitions;
 import dev.ringzero.support.OwnerWithDeskBotTest;
+import dev.ringzero.support.ScriptedModel;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
@@ -175,6 +176,25 @@ class McpServerTest extends OwnerWithDeskBotTest {
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(
                 ok(call(mcp, "get_run", Map.of("run", runId))).path("status").asText()).isEqualTo("succeeded"));
         assertThat(ok(call(mcp, "list_gates", Map.of("state", "pending"))).path("gates")).isEmpty();
+    }
+
+    @Test
+    void aDraftFromASentenceIsSavedOnlyWhenTheAssistantCreatesIt() {
+        String marker = "mcp-draft-" + java.util.UUID.randomUUID();
+        ScriptedModel.script(marker).then(ScriptedModel.Reply.answer(Definitions.barkWhenShakenHard(bot.gadgetId(),
+                null))).then(ScriptedModel.Reply.raw(500, "{\"error\":{\"message\":\"boom\"}}"));
+        McpSyncClient mcp = connect(alice);
+
+        JsonNode draft = ok(call(mcp, "draft_agent", Map.of("text", "when my desk bot is shaken hard, bark " + marker)));
+        assertThat(draft.path("valid").asBoolean()).as(draft.toString()).isTrue();
+        assertThat(draft.path("dryRun").path("match").path("matched").asBoolean()).isTrue();
+        assertThat(ok(call(mcp, "list_agents", Map.of())).path("agents")).isEmpty();
+
+        ok(call(mcp, "create_agent", Map.of("definition", JSON.convertValue(draft.path("definition"), Map.class))));
+        assertThat(ok(call(mcp, "list_agents", Map.of())).path("agents")).hasSize(1);
+
+        assertThat(failed(call(mcp, "draft_agent", Map.of("text", "again " + marker))).path("error").asText())
+                .isEqualTo("model-failed");
     }
 
     @Test
