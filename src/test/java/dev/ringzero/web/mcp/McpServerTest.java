@@ -198,6 +198,51 @@ class McpServerTest extends OwnerWithDeskBotTest {
     }
 
     @Test
+    void anLlmRunIsReadWithItsTranscript() {
+        String marker = "mcp-llm-" + java.util.UUID.randomUUID();
+        ScriptedModel.script(marker)
+                .then(ScriptedModel.Reply.toolCalls(120, 30, "speaker__say", "{\"text\":\"Good morning\"}"))
+                .then(ScriptedModel.Reply.answer("Said good morning.", 150, 10));
+        McpSyncClient mcp = connect(alice);
+        String agent = ok(call(mcp, "create_agent", Map.of("definition", definition("""
+                {"apiVersion":"ringzero/v1","name":"Morning brief","gadgets":["%1$s"],"kind":"llm",
+                 "triggers":[{"kind":"invoke"}],"instructions":"%2$s Say good morning through the speaker.",
+                 "allow":{"commands":["speaker.say"]},"budget":{"maxRunSeconds":20}}""".formatted(bot.gadgetId(),
+                marker))))).path("id").asText();
+
+        String runId = ok(call(mcp, "run_agent", Map.of("agent", agent))).path("runId").asText();
+
+        JsonNode run = await().atMost(Duration.ofSeconds(20)).until(() -> ok(call(mcp, "get_run", Map.of("run", runId))),
+                view -> view.path("status").asText().equals("succeeded"));
+        JsonNode session = run.path("session");
+        assertThat(session.path("turns")).hasSize(2);
+        assertThat(session.path("turns").get(0).path("toolCalls").findValuesAsText("verdict"))
+                .containsExactly("action"); // a device command becomes a run action, sent by ring 0
+        assertThat(run.path("actions").get(0).path("command").asText()).isEqualTo("speaker.say");
+        assertThat(session.path("turns").get(1).path("text").asText()).isEqualTo("Said good morning.");
+        assertThat(run.path("cost").path("tokens").asInt()).isEqualTo(310);
+    }
+
+    @Test
+    void gatesAreListedForTheirOwnerAndNeverDecided() {
+        String gate = alice.post("/api/v1/gates", "{\"intent\":\"inbox.post\",\"payload\":{\"text\":\"hi\"},"
+                + "\"rationale\":\"test\"}").json().path("id").asText();
+        McpSyncClient mcp = connect(alice);
+        McpSyncClient bobs = connect(Api.at(port).newOwner("bob"));
+
+        JsonNode pending = ok(call(mcp, "list_gates", Map.of("state", "pending"))).path("gates");
+        assertThat(pending.findValuesAsText("id")).containsExactly(gate);
+        assertThat(pending.get(0).path("payload").path("text").asText()).isEqualTo("hi");
+        assertThat(ok(call(bobs, "list_gates", Map.of())).path("gates")).isEmpty();
+
+        McpSchema.Tool listGates = mcp.listTools().tools().stream().filter(tool -> tool.name().equals("list_gates"))
+                .findFirst().orElseThrow();
+        assertThat(listGates.description()).contains("Read-only").contains("Tasklist");
+        assertThat(listGates.annotations().readOnlyHint()).isTrue();
+        assertThat(alice.get("/api/v1/gates/" + gate).json().path("state").asText()).isEqualTo("pending");
+    }
+
+    @Test
     void theInboxIsAResourceItsOwnerHearsAbout() {
         List<McpSchema.ResourceContents> aliceHeard = new CopyOnWriteArrayList<>();
         McpSyncClient mcp = connect(alice.token(), aliceHeard);
