@@ -21,6 +21,7 @@ import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.DefaultServerTransportSecurityValidator;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.springframework.beans.factory.ObjectProvider;
@@ -53,9 +54,15 @@ class McpServerConfig {
 
     @Bean
     HttpServletStreamableServerTransportProvider mcpTransport(McpJsonMapper mcpJson,
-            @Value("${ringzero.mcp.keep-alive:PT25S}") Duration keepAlive) {
+            @Value("${ringzero.mcp.keep-alive:PT25S}") Duration keepAlive,
+            @Value("${ringzero.mcp.allowed-origins:}") List<String> allowedOrigins) {
         return HttpServletStreamableServerTransportProvider.builder().jsonMapper(mcpJson).mcpEndpoint(ENDPOINT)
                 .keepAliveInterval(keepAlive)
+                // a request from a web page (it has an Origin) is refused unless that origin is listed:
+                // desktop clients send none; a page must never drive the owner's tools (DNS rebinding)
+                .securityValidator(DefaultServerTransportSecurityValidator.builder()
+                        .allowedOrigins(allowedOrigins.stream().filter(origin -> !origin.isBlank()).toList())
+                        .build())
                 .contextExtractor(request -> {
                     Map<String, Object> context = new HashMap<>();
                     Object caller = request.getAttribute(ApiAuthenticationFilter.CALLER);

@@ -317,6 +317,14 @@ class McpServerTest extends OwnerWithDeskBotTest {
         String gatewayToken = Api.at(port).basic("admin", ADMIN_PASSWORD)
                 .post("/api/v1/admin/service-tokens", "{\"role\":\"gateway\"}").json().path("token").asText();
         assertThat(post(gatewayToken, null, initialize).statusCode()).isEqualTo(403);
+        // a web page holding a token (an Origin header) is no MCP client unless its origin is allowed
+        HttpResponse<String> fromAPage = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                        + "/mcp")).header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream").header("Origin", "http://evil.example")
+                .header("Authorization", "Bearer " + alice.token()).POST(HttpRequest.BodyPublishers.ofString(initialize))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(fromAPage.statusCode()).isEqualTo(403);
+        assertThat(fromAPage.headers().firstValue("Mcp-Session-Id")).isEmpty();
         HttpResponse<String> get = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/mcp"))
                 .header("Accept", "text/event-stream").GET().build(), HttpResponse.BodyHandlers.ofString());
         assertThat(get.statusCode()).isEqualTo(401);
