@@ -230,6 +230,9 @@ final class McpTools {
                 """, (owner, args) -> drafts.getObject().draft(owner, args.text("text")));
     }
 
+    /** Tools that reach beyond the platform: real hardware, or the configured model. */
+    private static final Set<String> OPEN_WORLD = Set.of("send_command", "run_agent", "draft_agent");
+
     private static final String NO_ARGUMENTS = "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}";
     private static final String AGENT_ONLY = """
             {"type":"object","properties":{"agent":{"type":"string","description":"the agent's id"}},
@@ -272,7 +275,7 @@ final class McpTools {
         McpSchema.Tool tool = McpSchema.Tool.builder().name(definition.name()).title(definition.title())
                 .description(definition.description()).inputSchema(mcpJson, definition.schema())
                 .annotations(new McpSchema.ToolAnnotations(definition.title(), definition.readOnly(),
-                        definition.destructive(), null, false, null))
+                        definition.destructive(), null, OPEN_WORLD.contains(definition.name()), null))
                 .build();
         return SyncToolSpecification.builder().tool(tool)
                 .callHandler((exchange, request) -> call(definition, allowed, exchange, request)).build();
