@@ -17,8 +17,8 @@ import org.springframework.http.MediaType;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * The one door to {@code /api/**}: admin routes take HTTP Basic of a Camunda administrator,
- * every other route a Bearer token. The resolved {@link Caller} rides on the request; a
+ * The one door to {@code /api/**} and the MCP server at {@code /mcp}: admin routes take HTTP Basic
+ * of a Camunda administrator, every other route a Bearer token. The resolved {@link Caller} rides on the request; a
  * gateway service token may call event admission and nothing else. Bodies over the API
  * limit are refused before anything reads them.
  */
