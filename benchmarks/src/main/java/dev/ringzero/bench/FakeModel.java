@@ -38,6 +38,7 @@ public final class FakeModel implements AutoCloseable {
     private final Duration latency;
     private final AtomicLong turns = new AtomicLong();
     private final AtomicLong toolCalls = new AtomicLong();
+    private volatile java.util.function.Consumer<String> finalAnswers = request -> { };
 
     private FakeModel(HttpServer server, Duration latency) {
         this.server = server;
@@ -57,6 +58,14 @@ public final class FakeModel implements AutoCloseable {
     /** What {@code RINGZERO_LLM_BASE_URL} should say. */
     public String baseUrl() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    /**
+     * Called with the request's text each time a session's final answer is sent (the session ends
+     * then): the benchmark's sessions start their next run on it, without polling the platform.
+     */
+    public void onFinalAnswer(java.util.function.Consumer<String> listener) {
+        this.finalAnswers = listener;
     }
 
     /** How long each reply waits. */
@@ -116,6 +125,9 @@ public final class FakeModel implements AutoCloseable {
             exchange.sendResponseHeaders(200, bytes.length);
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(bytes);
+            }
+            if ("stop".equals(finish)) {
+                finalAnswers.accept(request.toString());
             }
         }
     }
