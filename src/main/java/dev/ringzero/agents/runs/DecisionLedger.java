@@ -33,8 +33,10 @@ public class DecisionLedger {
                 runId, clock.instant());
     }
 
+    /** Hourly: old ledger entries, and the budget's minute counters no window reads any more. */
     @Scheduled(fixedDelayString = "PT1H", initialDelayString = "PT1M")
     public void prune() {
         runs.pruneDecisions(clock.instant().minus(retention));
+        runs.pruneBudgetMinutes(clock.instant().minus(Duration.ofHours(2)));
     }
 }

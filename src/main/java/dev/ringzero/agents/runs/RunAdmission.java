@@ -92,7 +92,7 @@ final class RunAdmission {
         boolean counted = admitted || admission.status() == RunStatus.QUEUED;
         RunStatus recorded = admitted ? RunStatus.RUNNING : admission.status();
         String reason = admission.status() == RunStatus.COOLING || !counted ? admission.reason() : null;
-        runs.readmitted(runId, recorded, reason, counted, now);
+        runs.readmitted(runId, run.agentId(), recorded, reason, counted, now);
         return admission;
     }
 }

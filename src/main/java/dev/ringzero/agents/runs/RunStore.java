@@ -3,7 +3,9 @@ package dev.ringzero.agents.runs;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 
@@ -85,6 +87,22 @@ public class RunStore implements RunRecords {
                         run.eventId(), run.proactive(), run.status().wire(), reasonColumn(run.reason()), ts(run.createdAt()),
                         ts(run.startedAt()), ts(run.endedAt()), counted, counted ? ts(run.createdAt()) : null)
                 .update();
+        if (counted) {
+            countIn(run.agentId(), run.createdAt());
+        }
+    }
+
+    /**
+     * One more run in the agent's budget counter for {@code at}'s minute. Called under the agent's
+     * admission lock (as every counted run is), so the update-or-insert cannot race itself.
+     */
+    private void countIn(String agentId, Instant at) {
+        Timestamp minute = ts(at.truncatedTo(ChronoUnit.MINUTES));
+        if (jdbc.sql("update rz_budget_minute set runs = runs + 1 where agent_id = ? and starts_at = ?")
+                .params(agentId, minute).update() == 0) {
+            jdbc.sql("insert into rz_budget_minute(agent_id, starts_at, runs) values (?, ?, 1)").params(agentId, minute)
+                    .update();
+        }
     }
 
     /**
@@ -92,7 +110,7 @@ public class RunStore implements RunRecords {
      * or the status it ends with) and, when {@code counted}, counts against the budgets from
      * {@code at}. False if it was no longer cooling (fenced meanwhile).
      */
-    boolean readmitted(String runId, RunStatus to, String reason, boolean counted, Instant at) {
+    boolean readmitted(String runId, String agentId, RunStatus to, String reason, boolean counted, Instant at) {
         boolean ends = !counted && to != RunStatus.COOLING;
         boolean starts = to == RunStatus.RUNNING;
         boolean moved = jdbc.sql("update rz_run set status = ?, reason = ?, counted = ?, counted_at = ?, "
@@ -100,6 +118,9 @@ public class RunStore implements RunRecords {
                 .params(to.wire(), reasonColumn(reason), counted, counted ? ts(at) : null, starts ? ts(at) : null,
                         ends ? ts(at) : null, runId)
                 .update() == 1;
+        if (moved && counted) {
+            countIn(agentId, at);
+        }
         if (moved) {
             reads.<Optional<Run>>change(runKey(runId), run -> run.map(r -> new Run(r.id(), r.agentId(), r.ownerId(),
                     r.revision(), r.triggerKind(), r.triggerData(), r.eventId(), r.proactive(), to, reasonColumn(reason),
@@ -167,19 +188,27 @@ public class RunStore implements RunRecords {
     }
 
     /**
-     * Counted (admitted) runs in the budget window, by when they were admitted, for the kernel's
-     * budget check; on PostgreSQL answered from the partial index {@code ix_run_budget} alone
-     * (changelogs 006, 009).
+     * Counted (admitted) runs in the budget window, for the kernel's budget check, from the agent's
+     * minute counters (changelog 010): at most 61 rows whatever the budget, where counting the
+     * hour's runs read up to runsPerHour index entries. A run is taken to have been admitted at
+     * the end of its minute, so it counts up to a minute longer than an hour, never shorter: no
+     * rolling hour ever holds more than runsPerHour runs. The last admission, for the cooldown,
+     * is one step down the partial index {@code ix_run_budget} (changelogs 006, 009).
      */
     @Override
     public BudgetUsage usage(String agentId, Instant now) {
-        Timestamp hourAgo = ts(now.minusSeconds(3600));
-        return jdbc.sql("select count(*), min(counted_at), (select max(counted_at) from rz_run where agent_id = ? "
-                        + "and counted) from rz_run where agent_id = ? and counted and counted_at > ?")
-                .params(agentId, agentId, hourAgo)
-                .query((rs, n) -> new BudgetUsage(rs.getInt(1), Optional.ofNullable(instant(rs.getTimestamp(2))),
+        Timestamp window = ts(now.minus(Duration.ofMinutes(61)));
+        return jdbc.sql("select coalesce(sum(runs), 0), min(starts_at), (select max(counted_at) from rz_run "
+                        + "where agent_id = ? and counted) from rz_budget_minute where agent_id = ? and starts_at > ?")
+                .params(agentId, agentId, window)
+                .query((rs, n) -> new BudgetUsage(rs.getInt(1), Optional.ofNullable(instant(rs.getTimestamp(2)))
+                        .map(minute -> minute.plus(Duration.ofMinutes(1))),
                         Optional.ofNullable(instant(rs.getTimestamp(3)))))
                 .single();
+    }
+
+    int pruneBudgetMinutes(Instant olderThan) {
+        return jdbc.sql("delete from rz_budget_minute where starts_at < ?").param(ts(olderThan)).update();
     }
 
     /** Records a run's actions, all at once: a run's actions are written once, when it starts. */
