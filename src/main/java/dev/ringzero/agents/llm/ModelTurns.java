@@ -114,15 +114,13 @@ final class ModelTurns {
     }
 
     private void ask(String runId, int turn) {
-        RunStore.Run run = runs.find(runId).orElse(null);
-        if (run == null) {
+        // the conversation is read from the record in one transaction (a dozen reads, each its own
+        // transaction before: the benchmark's eighth series), which ends before the model is asked,
+        // so no connection is held while it thinks
+        ModelCall call = transactions.execute(status -> call(runId));
+        if (call == null) {
             return;
         }
-        AgentSpec spec = agents.spec(run.agentId(), run.revision());
-        List<SessionStore.Turn> turns = store.turns(runId);
-        int spent = turns.stream().mapToInt(SessionStore.Turn::tokens).sum();
-        int maxTokens = Math.max(1, Math.min(settings.maxTokensPerTurn(), spec.budget().tokensPerRun() - spent));
-        ModelCall call = new ModelCall(conversation(run, spec, turns), SessionTools.of(spec, registered), maxTokens);
         long started = System.nanoTime();
         ModelReply reply = model.ask(call);
         int latencyMs = (int) ((System.nanoTime() - started) / 1_000_000);
@@ -137,6 +135,19 @@ final class ModelTurns {
         if (recorded) {
             handle(runId, turn);
         }
+    }
+
+    /** The model call for the run's next turn, from its record; null if the run is gone. */
+    private ModelCall call(String runId) {
+        RunStore.Run run = runs.find(runId).orElse(null);
+        if (run == null) {
+            return null;
+        }
+        AgentSpec spec = agents.spec(run.agentId(), run.revision());
+        List<SessionStore.Turn> turns = store.turns(runId);
+        int spent = turns.stream().mapToInt(SessionStore.Turn::tokens).sum();
+        int maxTokens = Math.max(1, Math.min(settings.maxTokensPerTurn(), spec.budget().tokensPerRun() - spent));
+        return new ModelCall(conversation(run, spec, turns), SessionTools.of(spec, registered), maxTokens);
     }
 
     private List<Message> conversation(RunStore.Run run, AgentSpec spec, List<SessionStore.Turn> turns) {
