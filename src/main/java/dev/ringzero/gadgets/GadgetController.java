@@ -47,7 +47,11 @@ class GadgetController {
     /** A gadget as its owner sees it: presence, what it registered, and its capabilities. */
     record GadgetListing(String id, String name, boolean online, Instant lastSeen, Instant pairedAt,
             Instant registeredAt, Map<String, CommandSpec> commands, List<Registration.EventSpec> events,
-            JsonNode capabilities) {
+            JsonNode capabilities, QuietHours quietHours) {
+    }
+
+    /** When background sound is suppressed (absent: never). */
+    record QuietHours(String from, String to, String timeZone) {
     }
 
     @PostMapping
@@ -87,6 +91,7 @@ class GadgetController {
         return new GadgetListing(row.id(), row.name(), row.online(), row.lastSeen(), row.pairedAt(),
                 row.registeredAt(), registration.map(Registration::commands).orElse(Map.of()),
                 registration.map(Registration::events).orElse(List.of()),
-                registration.map(Registration::capabilities).orElse(null));
+                registration.map(Registration::capabilities).orElse(null),
+                row.quietFrom() == null ? null : new QuietHours(row.quietFrom(), row.quietTo(), row.quietZone()));
     }
 }

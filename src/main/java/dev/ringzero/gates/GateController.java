@@ -46,9 +46,16 @@ class GateController {
     record GateView(String id, String state, String intent, String agentId, String runId, String gadgetId,
             JsonNode payload, String payloadSha256, String rationale, String decidedBy, String decisionNote,
             JsonNode result, java.time.Instant filedAt, java.time.Instant decidedAt, java.time.Instant executingAt,
-            java.time.Instant finishedAt, String ruleId, boolean auto) {
+            java.time.Instant finishedAt, String ruleId, boolean auto,
+            @io.swagger.v3.oas.annotations.media.Schema(description = "a pending gate's review task in Tasklist "
+                    + "(its form: /camunda/app/tasklist/default/#/?task=<id>)")
+            String reviewTaskId) {
 
         static GateView of(Gate gate, com.fasterxml.jackson.databind.ObjectMapper json) {
+            return of(gate, json, null);
+        }
+
+        static GateView of(Gate gate, com.fasterxml.jackson.databind.ObjectMapper json, String reviewTaskId) {
             try {
                 Gate.Proposal proposal = gate.proposal();
                 Gate.Timeline timeline = gate.timeline();
@@ -57,7 +64,7 @@ class GateController {
                         proposal.rationale(), gate.decision().decidedBy(), gate.decision().note(),
                         gate.result() == null ? null : json.readTree(gate.result()), timeline.filedAt(),
                         timeline.decidedAt(), timeline.executingAt(), timeline.finishedAt(), gate.ruleId(),
-                        gate.auto());
+                        gate.auto(), reviewTaskId);
             } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
                 throw new IllegalStateException(e);
             }
@@ -83,12 +90,16 @@ class GateController {
                 throw Refusal.invalid("invalid-state", "unknown gate state '" + state + "'");
             }
         }
-        return gates.list(caller.accountId(), filter).stream().map(gate -> GateView.of(gate, json)).toList();
+        return gates.list(caller.accountId(), filter).stream().map(this::withTask).toList();
     }
 
     @GetMapping("/{id}")
     GateView get(Caller caller, @PathVariable String id) {
-        return GateView.of(gates.get(caller.accountId(), id), json);
+        return withTask(gates.get(caller.accountId(), id));
+    }
+
+    private GateView withTask(Gate gate) {
+        return GateView.of(gate, json, gates.reviewTaskId(gate).orElse(null));
     }
 
     @PostMapping("/{id}/approve")

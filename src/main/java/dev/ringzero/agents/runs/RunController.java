@@ -106,9 +106,13 @@ class RunController {
     }
 
     @GetMapping("/api/v1/gadget-agents/{id}/runs")
-    List<RunView> history(Caller caller, @PathVariable String id, @RequestParam(defaultValue = "50") int limit) {
+    @Operation(summary = "Run history, newest first; actions=true adds each run's actions and cost (as the single "
+            + "run's view), at most 50 runs then")
+    List<RunView> history(Caller caller, @PathVariable String id, @RequestParam(defaultValue = "50") int limit,
+            @RequestParam(defaultValue = "false") boolean actions) {
         agents.current(caller.accountId(), id);
-        return runs.list(id, Math.max(1, Math.min(limit, 500))).stream().map(run -> view(run, false)).toList();
+        int max = actions ? 50 : 500;
+        return runs.list(id, Math.max(1, Math.min(limit, max))).stream().map(run -> view(run, actions)).toList();
     }
 
     @GetMapping("/api/v1/runs/{runId}")
