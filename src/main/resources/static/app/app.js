@@ -213,9 +213,25 @@ function runItem(run) {
       actions.length ? el('ul', { class: 'actions' }, actions) : null);
 }
 
+/** The ledger's reason codes in words (docs/contracts.md, statuses and reason codes); others as they are. */
+const REASONS = {
+  matched: 'the trigger matched: it ran (or tried to; see its run)',
+  disabled: 'the agent was switched off',
+  over_budget: 'its proactive budget for the hour was spent',
+  rate_limited: 'its proactive budget for the hour was spent',
+  cooldown: 'it ran a moment ago and is cooling down',
+  fenced: 'the agent changed (switched off, revised or deleted) or the gadget was unpaired meanwhile',
+  gadget_offline: 'the gadget was offline',
+  skipped_offline: 'the gadget was offline',
+  dropped_concurrency: 'another run of it was still going',
+  filtered_out: 'the event did not match the trigger’s filter',
+  shed_overload: 'the platform was overloaded and dropped the event visibly',
+};
+
 function decisionItem(decision) {
+  const words = REASONS[decision.reason];
   return el('li', { class: 'decision', 'data-reason': decision.reason },
-      el('strong', { text: decision.reason }), ' ', when(decision.decidedAt),
+      el('strong', { text: decision.reason }), words ? ` — ${words}` : '', ' ', when(decision.decidedAt),
       decision.triggerKind ? ` · ${decision.triggerKind}` : '',
       decision.detail ? el('div', { class: 'muted', text: decision.detail }) : null);
 }
