@@ -102,6 +102,12 @@ public class AccountService {
         jdbc.sql("delete from rz_api_token where token_hash = ?").param(Tokens.sha256(token)).update();
     }
 
+    /** The role an account was created with, if it exists. */
+    public Optional<Role> roleOf(String id) {
+        return jdbc.sql("select role from rz_account where id = ?").param(id).query(String.class).optional()
+                .map(Role::valueOf);
+    }
+
     public boolean exists(String id) {
         return jdbc.sql("select count(*) from rz_account where id = ?").param(id).query(Integer.class).single() > 0;
     }

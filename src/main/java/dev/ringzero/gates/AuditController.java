@@ -1,14 +1,13 @@
 package dev.ringzero.gates;
 
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Pattern;
 
+import dev.ringzero.QueryFilters;
 import dev.ringzero.Refusal;
 import dev.ringzero.accounts.Caller;
 import io.swagger.v3.oas.annotations.Operation;
@@ -32,8 +31,6 @@ class AuditController {
     static final int MAX_LIMIT = 500;
     private static final Set<String> FILTERS = Set.of("limit", "cursor", "from", "to", "agent", "gadget", "kind",
             "owner");
-    /** Ids as the platform makes them: no spaces, no control characters. */
-    private static final Pattern ID = Pattern.compile("^[A-Za-z0-9._:-]+$");
 
     private final Audit audit;
 
@@ -84,39 +81,25 @@ class AuditController {
             }
         }
         boolean analyst = caller.role() == Caller.Role.ANALYST;
-        String ownerFilter = id(owner, "owner", 64);
+        String ownerFilter = QueryFilters.id(owner, "owner", 64);
         if (ownerFilter != null && !analyst && !ownerFilter.equals(caller.accountId())) {
             throw Refusal.forbidden("forbidden", "only an analyst reads another owner's audit entries");
         }
         String ownerId = analyst ? ownerFilter : caller.accountId();
-        Instant since = instant(from, "from");
-        Instant until = instant(to, "to");
+        Instant since = QueryFilters.instant(from, "from");
+        Instant until = QueryFilters.instant(to, "to");
         if (since != null && until != null && !since.isBefore(until)) {
             throw invalid("'from' (" + since + ") must be before 'to' (" + until + ")");
         }
-        int size = limit(limit);
+        int size = QueryFilters.limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
         Long before = cursor(cursor);
-        var query = new Audit.Query(ownerId, since, until, id(agent, "agent", 36), id(gadget, "gadget", 64),
+        var query = new Audit.Query(ownerId, since, until, QueryFilters.id(agent, "agent", 36),
+                QueryFilters.id(gadget, "gadget", 64),
                 kinds(kind), before, size + 1);
         List<Audit.Listed> found = audit.query(query);
         List<EntryView> page = found.stream().limit(size).map(EntryView::of).toList();
         String next = found.size() > size ? String.valueOf(page.get(page.size() - 1).id()) : null;
         return new Page(page, next);
-    }
-
-    private static int limit(String text) {
-        if (text == null) {
-            return DEFAULT_LIMIT;
-        }
-        try {
-            int limit = Integer.parseInt(text.trim());
-            if (limit >= 1 && limit <= MAX_LIMIT) {
-                return limit;
-            }
-        } catch (NumberFormatException e) {
-            // said below
-        }
-        throw invalid("'limit' must be a whole number from 1 to " + MAX_LIMIT + ", not '" + clip(text) + "'");
     }
 
     private static Long cursor(String text) {
@@ -132,29 +115,6 @@ class AuditController {
             // said below
         }
         throw invalid("'cursor' must be the 'next' of a previous page, not '" + clip(text) + "'");
-    }
-
-    private static Instant instant(String text, String name) {
-        if (text == null) {
-            return null;
-        }
-        try {
-            return java.time.OffsetDateTime.parse(text.trim()).toInstant();
-        } catch (DateTimeParseException e) {
-            throw invalid("'" + name + "' must be an ISO-8601 instant such as 2026-12-03T09:00:00Z, not '"
-                    + clip(text) + "'");
-        }
-    }
-
-    private static String id(String text, String name, int maxLength) {
-        if (text == null) {
-            return null;
-        }
-        if (text.isEmpty() || text.length() > maxLength || !ID.matcher(text).matches()) {
-            throw invalid("'" + name + "' must be an id of 1-" + maxLength
-                    + " letters, digits, '.', '_', ':' or '-'");
-        }
-        return text;
     }
 
     private static List<String> kinds(List<String> values) {
@@ -175,14 +135,11 @@ class AuditController {
         return kinds;
     }
 
-    /** What is echoed of a bad value: short, and without control characters. */
     private static String clip(String text) {
-        String printable = text.codePoints().filter(c -> !Character.isISOControl(c))
-                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
-        return printable.length() > 40 ? printable.substring(0, 40) + "…" : printable;
+        return QueryFilters.clip(text);
     }
 
     private static Refusal invalid(String message) {
-        return Refusal.invalid("invalid-filter", message);
+        return QueryFilters.invalid(message);
     }
 }

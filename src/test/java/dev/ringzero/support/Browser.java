@@ -94,6 +94,22 @@ public final class Browser implements AutoCloseable {
         }
     }
 
+    /** What the browser showed when a test failed: its screenshot, page source and console, under target/browser/. */
+    public void keepEvidence(String name) {
+        try {
+            Path dir = Files.createDirectories(Path.of("target", "browser"));
+            Files.writeString(dir.resolve(name + ".html"), driver.getCurrentUrl() + "\n" + driver.getPageSource());
+            Files.write(dir.resolve(name + ".png"), driver.getScreenshotAs(OutputType.BYTES));
+            StringBuilder console = new StringBuilder();
+            driver.manage().logs().get(org.openqa.selenium.logging.LogType.BROWSER)
+                    .forEach(entry -> console.append(entry).append('\n'));
+            Files.writeString(dir.resolve(name + ".console.txt"), console);
+        } catch (IOException | RuntimeException e) {
+            // evidence is a courtesy; the test's own failure is what counts
+            System.err.println("no browser evidence kept: " + e);
+        }
+    }
+
     @Override
     public void close() {
         try {
