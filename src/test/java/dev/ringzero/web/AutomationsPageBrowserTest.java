@@ -10,6 +10,8 @@ import dev.ringzero.support.Api;
 import dev.ringzero.support.Browser;
 import dev.ringzero.support.Definitions;
 import dev.ringzero.support.OwnerWithDeskBotTest;
+import dev.ringzero.support.Webapps;
+import org.camunda.bpm.engine.ProcessEngine;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -18,16 +20,20 @@ import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
+import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * The automations page in headless Chromium (Debian's, see {@link Browser}) against the whole
  * platform: sign in, switch an agent off and see the board's event decided {@code disabled}, switch
- * it on and see the run appear, read the "why not", edit a definition, follow a gate to Tasklist,
- * and read the page at a phone's width. Each view is saved into {@code docs/images/}.
+ * it on and see the run appear, read the "why not", edit a definition, follow a gate to Tasklist
+ * and approve it there, and read the page at a phone's width. Each view is saved into {@code docs/images/}.
  */
 class AutomationsPageBrowserTest extends OwnerWithDeskBotTest {
 
     private static Browser browser;
+
+    @Autowired
+    ProcessEngine engine;
 
     @BeforeAll
     static void startBrowser() {
@@ -175,6 +181,51 @@ class AutomationsPageBrowserTest extends OwnerWithDeskBotTest {
     }
 
     @Test
+    void followingAGateToTasklistTheOwnerApprovesItThere() {
+        Webapps.usePlatformEngine(engine);
+        String gateId = alice.post("/api/v1/gates",
+                "{\"intent\":\"inbox.post\",\"payload\":{\"text\":\"Feed the cat\"},\"rationale\":\"a reminder\"}")
+                .json().path("id").asText();
+        signIn(alice, null);
+        WebElement link = browser.await(15, driver -> driver.findElement(
+                By.cssSelector("li.gate[data-gate='" + gateId + "'] a.tasklist")));
+
+        try {
+            link.click();
+            // Tasklist asks for its own login first (the same id and password), then opens the task
+            WebElement user = browser.await(30, driver -> driver.findElement(
+                    By.cssSelector("form[name=signinForm] input[type=text]")));
+            user.sendKeys(alice.accountId());
+            page().findElement(By.cssSelector("form[name=signinForm] input[type=password]"))
+                    .sendKeys("password-" + alice.accountId());
+            page().findElement(By.cssSelector("form[name=signinForm] button[type=submit]")).click();
+            List<WebElement> claim = browser.await(30, driver -> {
+                if (!driver.findElements(By.xpath("//label[normalize-space()='Approve']")).isEmpty()) {
+                    return List.<WebElement>of();
+                }
+                List<WebElement> found = driver.findElements(By.xpath("//*[self::a or self::button][normalize-space()='Claim']"));
+                return found.isEmpty() ? null : found;
+            });
+            claim.stream().filter(WebElement::isDisplayed).findFirst().ifPresent(WebElement::click);
+            // Tasklist scrolls inside its own panes: a tall window shows the whole form
+            browser.windowSize(1400, 1900);
+            clickInView(browser.await(30, driver -> driver.findElement(By.xpath("//label[normalize-space()='Approve']"))));
+            browser.screenshot("tasklist-gate-review");
+            clickInView(browser.await(10, driver -> driver.findElement(By.xpath("//button[normalize-space()='Complete']"))));
+
+            browser.await(30, driver -> !"pending".equals(alice.get("/api/v1/gates/" + gateId).json().path("state")
+                    .asText()));
+        } catch (RuntimeException | AssertionError e) {
+            browser.keepEvidence("tasklist-gate-review");
+            throw e;
+        }
+        assertThat(alice.get("/api/v1/gates/" + gateId).json().path("decidedBy").asText()).isEqualTo(alice.accountId());
+        page().get("http://127.0.0.1:" + port + "/app/");
+        browser.await(15, driver -> driver.findElements(By.cssSelector("li.gate[data-gate='" + gateId + "']")).isEmpty()
+                && driver.findElement(By.id("no-gates")).isDisplayed());
+    }
+
+    @Test
     void atAPhonesWidthNothingIsWiderThanTheScreen() {
         Agents.create(alice, Definitions.barkWhenShakenHard(bot.gadgetId(), null));
         signIn(alice, null);
@@ -186,6 +237,11 @@ class AutomationsPageBrowserTest extends OwnerWithDeskBotTest {
 
         assertThat(overflow.intValue()).as("horizontal overflow in px").isLessThanOrEqualTo(0);
         browser.screenshot("app-phone");
+    }
+
+    private void clickInView(WebElement element) {
+        ((JavascriptExecutor) page()).executeScript("arguments[0].scrollIntoView({block: 'center'})", element);
+        element.click();
     }
 
     private void setDefinition(String text) {

@@ -9,9 +9,9 @@ import dev.ringzero.support.Agents;
 import dev.ringzero.support.Api;
 import dev.ringzero.support.Browser;
 import dev.ringzero.support.OwnerWithDeskBotTest;
+import dev.ringzero.support.Webapps;
 import org.awaitility.Awaitility;
 import org.camunda.bpm.engine.ProcessEngine;
-import org.camunda.bpm.engine.ProcessEngines;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
@@ -30,16 +30,9 @@ class CockpitRunHistoryBrowserTest extends OwnerWithDeskBotTest {
     @Autowired
     ProcessEngine engine;
 
-    /**
-     * The webapps look their engine up in {@link ProcessEngines}, whose first lookup also builds an
-     * engine from any {@code camunda.cfg.xml} on the classpath, under the same name: on the test
-     * classpath that is the process tests' in-memory engine, which would then be the one Cockpit
-     * shows. The platform's engine is put back in its place (the main classpath has no such file).
-     */
     @BeforeEach
     void cockpitUsesThePlatformsEngine() {
-        ProcessEngines.init();
-        ProcessEngines.registerProcessEngine(engine);
+        Webapps.usePlatformEngine(engine);
     }
 
     @Test
