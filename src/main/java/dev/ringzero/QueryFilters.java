@@ -62,6 +62,31 @@ public final class QueryFilters {
         return text;
     }
 
+    /** Where a page newest first by time ended: its last item's time and id (ids break ties). */
+    public record Keyset(Instant at, String id) {
+
+        /** The cursor a page hands out as its {@code next}. */
+        public String text() {
+            return at + "_" + id;
+        }
+    }
+
+    /** A {@link Keyset} cursor as a previous page handed it out, or null when absent. */
+    public static Keyset keyset(String text) {
+        if (text == null) {
+            return null;
+        }
+        int split = text.lastIndexOf('_');
+        if (split > 0) {
+            try {
+                return new Keyset(Instant.parse(text.substring(0, split)), id(text.substring(split + 1), "cursor", 36));
+            } catch (DateTimeParseException | Refusal e) {
+                // said below
+            }
+        }
+        throw invalid("'cursor' must be the 'next' of a previous page, not '" + clip(text) + "'");
+    }
+
     /** What is echoed of a bad value: short, and without control characters. */
     public static String clip(String text) {
         String printable = text.codePoints().filter(c -> !Character.isISOControl(c))

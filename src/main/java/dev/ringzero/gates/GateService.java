@@ -109,6 +109,12 @@ public class GateService implements GateDesk {
         return store.list(ownerId, state, 200);
     }
 
+    /** Ended gates of every owner, newest first (the analysts' history); see {@link GateStore#ended}. */
+    public List<Gate> ended(String agentId, String gadgetId, List<String> states, java.time.Instant from,
+            java.time.Instant to, java.time.Instant afterFiledAt, String afterId, int limit) {
+        return store.ended(agentId, gadgetId, states, from, to, afterFiledAt, afterId, limit);
+    }
+
     /** The Tasklist task a pending gate waits in, for a link to its form; empty once decided. */
     public java.util.Optional<String> reviewTaskId(Gate gate) {
         return gate.state() == GateState.PENDING ? engine.reviewTaskId(gate) : java.util.Optional.empty();

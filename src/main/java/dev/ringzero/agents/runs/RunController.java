@@ -163,15 +163,15 @@ class RunController {
             throw QueryFilters.invalid("'from' (" + since + ") must be before 'to' (" + until + ")");
         }
         int size = QueryFilters.limit(limit, 50, 200);
-        HistoryFilters.Cursor after = HistoryFilters.cursor(cursor);
+        QueryFilters.Keyset after = QueryFilters.keyset(cursor);
         List<RunStore.Finished> found = runs.finished(new RunStore.FinishedQuery(QueryFilters.id(agent, "agent", 36),
                 QueryFilters.id(gadget, "gadget", 64), HistoryFilters.statuses(status), since, until,
-                after == null ? null : after.createdAt(), after == null ? null : after.id(), size + 1));
+                after == null ? null : after.at(), after == null ? null : after.id(), size + 1));
         List<FinishedView> page = found.stream().limit(size).map(RunController::finishedView).toList();
         String next = null;
         if (found.size() > size) {
             FinishedView last = page.get(page.size() - 1);
-            next = HistoryFilters.cursorOf(last.createdAt(), last.id());
+            next = new QueryFilters.Keyset(last.createdAt(), last.id()).text();
         }
         return new FinishedPage(page, next);
     }
