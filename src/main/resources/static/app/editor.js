@@ -46,7 +46,7 @@ function showErrors(title, errors) {
   box.replaceChildren(el('p', { text: title }),
       errors.length ? el('ul', { class: 'violations' }, errors.map((error) => el('li', { class: 'violation',
         'data-path': error.path || '' }, el('code', { text: error.path || '(whole definition)' }), ' ',
-      error.message || error.code || ''))) : null);
+      error.message || error.code || ''))) : '');
 }
 
 /** The textarea's JSON, or null after listing why it is not JSON. */

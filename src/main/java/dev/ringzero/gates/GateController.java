@@ -49,7 +49,8 @@ class GateController {
             java.time.Instant finishedAt, String ruleId, boolean auto,
             @io.swagger.v3.oas.annotations.media.Schema(description = "a pending gate's review task in Tasklist "
                     + "(its form: /camunda/app/tasklist/default/#/?task=<id>)")
-            String reviewTaskId) {
+            String reviewTaskId,
+            @io.swagger.v3.oas.annotations.media.Schema(description = "whose gate it is") String ownerId) {
 
         static GateView of(Gate gate, com.fasterxml.jackson.databind.ObjectMapper json) {
             return of(gate, json, null);
@@ -64,7 +65,7 @@ class GateController {
                         proposal.rationale(), gate.decision().decidedBy(), gate.decision().note(),
                         gate.result() == null ? null : json.readTree(gate.result()), timeline.filedAt(),
                         timeline.decidedAt(), timeline.executingAt(), timeline.finishedAt(), gate.ruleId(),
-                        gate.auto(), reviewTaskId);
+                        gate.auto(), reviewTaskId, gate.ownerId());
             } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
                 throw new IllegalStateException(e);
             }

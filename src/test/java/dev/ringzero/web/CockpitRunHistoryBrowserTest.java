@@ -22,8 +22,9 @@ import org.springframework.beans.factory.annotation.Autowired;
 /**
  * An analyst logs in to Cockpit and finds a finished run of another owner in the "Run history"
  * view RingZero adds (a Cockpit frontend plugin over {@code /api/v1/analyst/runs}, called with
- * Cockpit's own login), with its outcome and, on demand, its actions. Saves the view into
- * {@code docs/images/cockpit-run-history.png}.
+ * Cockpit's own login), with its outcome and, on demand, its actions; then the ended gate of that
+ * owner in the same view. Saves both into {@code docs/images/cockpit-run-history.png} and
+ * {@code cockpit-gate-history.png}.
  */
 class CockpitRunHistoryBrowserTest extends OwnerWithDeskBotTest {
 
@@ -44,11 +45,17 @@ class CockpitRunHistoryBrowserTest extends OwnerWithDeskBotTest {
         assertThat(created.status()).as(created.body()).isEqualTo(201);
         String agentId = Agents.create(alice, Agents.sound(bot.gadgetId(), "chime", 100, "queued"));
         String runId = Agents.runNow(alice, agentId);
+        String gateId = alice.post("/api/v1/gates",
+                "{\"intent\":\"inbox.post\",\"payload\":{\"text\":\"Call the vet\"},\"rationale\":\"a reminder\"}")
+                .json().path("id").asText();
+        assertThat(alice.post("/api/v1/gates/" + gateId + "/deny", "{\"note\":\"done already\"}").status())
+                .isEqualTo(200);
         Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> Agents.run(alice, runId).hasNonNull("endedAt"));
 
         try (Browser browser = Browser.start()) {
             try {
                 findTheRun(browser, analyst, password, agentId, runId);
+                findTheGate(browser, gateId);
             } catch (RuntimeException | AssertionError e) {
                 browser.keepEvidence("cockpit-run-history");
                 throw e;
@@ -83,5 +90,24 @@ class CockpitRunHistoryBrowserTest extends OwnerWithDeskBotTest {
         WebElement actions = browser.await(15, driver -> driver.findElement(By.cssSelector("tr.rz-details .rz-actions")));
         assertThat(actions.getText()).contains("speaker.play_url", bot.gadgetId());
         browser.screenshot("cockpit-run-history");
+    }
+
+    private void findTheGate(Browser browser, String gateId) {
+        browser.driver().findElement(By.id("rz-agent")).clear();
+        new Select(browser.driver().findElement(By.id("rz-what"))).selectByValue("gates");
+        WebElement row = browser.await(15, driver -> driver.findElement(
+                By.cssSelector("tr.rz-gate[data-gate='" + gateId + "']")));
+
+        assertThat(row.getText()).contains("inbox.post", "denied", "direct");
+        assertThat(row.findElements(By.tagName("td")).get(1).getText()).as("owner").isEqualTo(alice.accountId());
+        row.findElement(By.cssSelector("button[aria-expanded]")).click();
+        WebElement payload = browser.await(10, driver -> {
+            WebElement found = driver.findElement(By.cssSelector("tr.rz-details .rz-payload"));
+            return found.isDisplayed() ? found : null;
+        });
+        assertThat(payload.getText()).contains("Call the vet");
+        assertThat(browser.driver().findElement(By.cssSelector(".ringzero-run-history")).getText())
+                .contains("done already");
+        browser.screenshot("cockpit-gate-history");
     }
 }

@@ -5,8 +5,24 @@
 
 const PATH = '/ringzero-run-history';
 const API = '/api/v1/analyst/runs';
+const GATES_API = '/api/v1/analyst/gates';
 const STATUSES = ['succeeded', 'failed', 'partially_failed', 'rate_limited', 'cooldown', 'fenced', 'denied',
   'skipped_offline', 'dropped_concurrency'];
+const GATE_STATES = ['executed', 'failed', 'denied', 'expired', 'fenced'];
+
+/** What the view lists: agent runs, or gates (the approval desk's instances). */
+const MODES = {
+  runs: {
+    api: API, param: 'status', statuses: STATUSES, items: (page) => page.runs, empty: 'No finished runs match.',
+    columns: ['Created', 'Owner', 'Agent', 'Kind', 'Status', 'Reason', 'Trigger', 'Duration', ''],
+    rows: (run) => rows(run),
+  },
+  gates: {
+    api: GATES_API, param: 'state', statuses: GATE_STATES, items: (page) => page.gates, empty: 'No ended gates match.',
+    columns: ['Filed', 'Owner', 'Intent', 'Gadget', 'Agent', 'State', 'Decided by', 'Run', ''],
+    rows: (gate) => gateRows(gate),
+  },
+};
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -66,20 +82,28 @@ function isoOf(localValue) {
 function render(container) {
   const agent = el('input', { class: 'form-control', name: 'agent', placeholder: 'agent id' });
   const gadget = el('input', { class: 'form-control', name: 'gadget', placeholder: 'gadget id' });
-  const status = el('select', { class: 'form-control', name: 'status' },
-      el('option', { value: '', text: 'any' }), STATUSES.map((value) => el('option', { value, text: value })));
+  const what = el('select', { class: 'form-control', name: 'what' },
+      el('option', { value: 'runs', text: 'agent runs' }), el('option', { value: 'gates', text: 'gates' }));
+  const status = el('select', { class: 'form-control', name: 'status' });
+  const head = el('tr');
+  let mode = MODES.runs;
+  function useMode() {
+    mode = MODES[what.value];
+    status.replaceChildren(el('option', { value: '', text: 'any' }),
+        ...mode.statuses.map((value) => el('option', { value, text: value })));
+    head.replaceChildren(...mode.columns.map((title) => el('th', { scope: 'col', text: title })));
+    empty.textContent = mode.empty;
+  }
   const from = el('input', { class: 'form-control', type: 'datetime-local', name: 'from' });
   const to = el('input', { class: 'form-control', type: 'datetime-local', name: 'to' });
-  const apply = el('button', { type: 'submit', class: 'btn btn-primary', text: 'Show runs' });
+  const apply = el('button', { type: 'submit', class: 'btn btn-primary', text: 'Show' });
   const form = el('form', { class: 'rz-filters', 'aria-label': 'Filter runs' },
-      field('rz-agent', 'Agent', agent), field('rz-gadget', 'Gadget', gadget), field('rz-status', 'Status', status),
-      field('rz-from', 'Created from', from), field('rz-to', 'Created before', to), apply);
+      field('rz-what', 'Show', what), field('rz-agent', 'Agent', agent), field('rz-gadget', 'Gadget', gadget),
+      field('rz-status', 'Status', status), field('rz-from', 'From', from), field('rz-to', 'Before', to), apply);
   const problem = el('div', { class: 'alert alert-danger', role: 'alert' });
   const body = el('tbody');
-  const table = el('table', { class: 'table table-striped rz-runs', 'aria-label': 'Finished runs' },
-      el('thead', {}, el('tr', {}, ['Created', 'Owner', 'Agent', 'Kind', 'Status', 'Reason', 'Trigger', 'Duration', '']
-          .map((title) => el('th', { scope: 'col', text: title })))),
-      body);
+  const table = el('table', { class: 'table table-striped rz-runs', 'aria-label': 'Finished runs and gates' },
+      el('thead', {}, head), body);
   const more = el('button', { type: 'button', class: 'btn btn-default', text: 'More' });
   const empty = el('p', { class: 'rz-empty', text: 'No finished runs match.' });
   [problem, more, empty].forEach((node) => show(node, false));
@@ -89,11 +113,11 @@ function render(container) {
     const params = new URLSearchParams();
     if (agent.value.trim()) params.set('agent', agent.value.trim());
     if (gadget.value.trim()) params.set('gadget', gadget.value.trim());
-    if (status.value) params.set('status', status.value);
+    if (status.value) params.set(mode.param, status.value);
     if (isoOf(from.value)) params.set('from', isoOf(from.value));
     if (isoOf(to.value)) params.set('to', isoOf(to.value));
     if (cursor) params.set('cursor', cursor);
-    return `${API}?${params}`;
+    return `${mode.api}?${params}`;
   }
 
   async function load(cursor) {
@@ -103,7 +127,7 @@ function render(container) {
       if (!cursor) {
         body.replaceChildren();
       }
-      page.runs.forEach((run) => body.append(...rows(run)));
+      mode.items(page).forEach((item) => body.append(...mode.rows(item)));
       next = page.next || null;
       show(more, Boolean(next));
       show(empty, body.children.length === 0);
@@ -118,12 +142,17 @@ function render(container) {
     load(null);
   });
   more.addEventListener('click', () => load(next));
+  what.addEventListener('change', () => {
+    useMode();
+    load(null);
+  });
+  useMode();
 
   container.replaceChildren(el('style', { text: STYLE }),
       el('section', { class: 'ringzero-run-history', 'aria-labelledby': 'rz-title' },
       el('h1', { id: 'rz-title', class: 'section-title', text: 'Run history' }),
-      el('p', { text: 'Finished agent runs of every owner, with RingZero’s outcome: why each ended, what it did, '
-          + 'the decisions that started it and, for llm runs, the transcript.' }),
+      el('p', { text: 'Finished agent runs and ended gates of every owner, with RingZero’s outcome: why each '
+          + 'ended, what it did, the decisions that started it and, for llm runs, the transcript.' }),
       form, problem, table, empty, more));
   load(null);
 }
@@ -157,6 +186,47 @@ function rows(run) {
       el('td', { text: run.durationMs === undefined || run.durationMs === null ? '' : `${run.durationMs} ms` }),
       el('td', {}, toggle));
   return [row, detailsRow];
+}
+
+function gateRows(gate) {
+  const detailsCell = el('td', { colspan: 9 }, gateDetails(gate));
+  const detailsRow = el('tr', { class: 'rz-details' }, detailsCell);
+  show(detailsRow, false);
+  const toggle = el('button', { type: 'button', class: 'btn btn-default btn-xs', 'aria-expanded': 'false',
+    text: 'Details' });
+  toggle.addEventListener('click', () => {
+    const open = toggle.getAttribute('aria-expanded') !== 'true';
+    toggle.setAttribute('aria-expanded', String(open));
+    show(detailsRow, open);
+  });
+  const row = el('tr', { class: 'rz-gate', 'data-gate': gate.id, 'data-state': gate.state },
+      el('td', {}, el('time', { datetime: gate.filedAt, text: new Date(gate.filedAt).toLocaleString() })),
+      el('td', { text: gate.ownerId || '' }),
+      el('td', {}, el('code', { text: gate.intent })),
+      el('td', { text: gate.gadgetId || '' }),
+      el('td', { text: gate.agentId || 'direct' }),
+      el('td', {}, el('strong', { text: gate.state })),
+      el('td', { text: gate.decidedBy || '' }),
+      el('td', { text: gate.runId || '' }),
+      el('td', {}, toggle));
+  return [row, detailsRow];
+}
+
+function gateDetails(gate) {
+  const parts = [];
+  if (gate.rationale) {
+    parts.push(el('h4', { text: 'Why it was asked' }), el('p', { text: gate.rationale }));
+  }
+  if (gate.decisionNote) {
+    parts.push(el('h4', { text: 'Decision note' }), el('p', { text: gate.decisionNote }));
+  }
+  parts.push(el('h4', { text: 'Frozen payload' }),
+      el('pre', { class: 'rz-payload', text: JSON.stringify(gate.payload, null, 2) }),
+      el('p', {}, 'SHA-256 ', el('code', { text: gate.payloadSha256 || '' })));
+  if (gate.result !== undefined && gate.result !== null) {
+    parts.push(el('h4', { text: 'Result' }), el('pre', { text: JSON.stringify(gate.result, null, 2) }));
+  }
+  return parts;
 }
 
 function details(found) {
