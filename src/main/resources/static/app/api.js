@@ -89,6 +89,7 @@ export const api = {
   pendingGates: () => authed('GET', '/api/v1/gates?state=pending'),
   inbox: () => authed('GET', '/api/v1/inbox?limit=20'),
   audit: () => authed('GET', '/api/v1/audit?limit=20'),
+  draft: (text) => authed('POST', '/api/v1/gadget-agents/drafts', { text }),
   dryRun: (definitionText) => authed('POST', '/api/v1/gadget-agents/dry-run', definitionText),
   create: (definitionText) => authed('POST', '/api/v1/gadget-agents', definitionText),
   revise: (agentId, definitionText) => authed('PUT', `/api/v1/gadget-agents/${encodeURIComponent(agentId)}`, definitionText),

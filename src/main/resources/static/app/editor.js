@@ -112,6 +112,41 @@ export function setUpEditor(callbacks) {
     showErrors(null);
     $('definition').focus();
   });
+  $('draft').addEventListener('click', async () => {
+    const text = $('description').value.trim();
+    showErrors(null);
+    $('editor-result').replaceChildren();
+    if (!text) {
+      showErrors('Say first what the agent should do.', []);
+      $('description').focus();
+      return;
+    }
+    const button = $('draft');
+    button.disabled = true;
+    button.setAttribute('aria-busy', 'true');
+    $('editor-result').replaceChildren(el('p', { text: 'The model is drafting…' }));
+    try {
+      const draft = await api.draft(text);
+      $('definition').value = JSON.stringify(draft.definition, null, 2);
+      $('editor-result').replaceChildren();
+      if (draft.valid) {
+        if (draft.dryRun) {
+          showReport(draft.dryRun);
+        }
+        $('editor-result').prepend(el('p', { class: 'drafted',
+          text: `Drafted in ${draft.attempts} attempt(s): check it, dry-run it, save it.` }));
+      } else {
+        showErrors(`The model’s draft still has problems after ${draft.attempts} attempt(s).`, draft.violations || []);
+      }
+      $('definition').focus();
+    } catch (error) {
+      $('editor-result').replaceChildren();
+      refusal(error);
+    } finally {
+      button.disabled = false;
+      button.removeAttribute('aria-busy');
+    }
+  });
   $('dry-run').addEventListener('click', async () => {
     showErrors(null);
     $('editor-result').replaceChildren();

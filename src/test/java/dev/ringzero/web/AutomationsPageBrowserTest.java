@@ -10,6 +10,7 @@ import dev.ringzero.support.Api;
 import dev.ringzero.support.Browser;
 import dev.ringzero.support.Definitions;
 import dev.ringzero.support.OwnerWithDeskBotTest;
+import dev.ringzero.support.ScriptedModel;
 import dev.ringzero.support.Webapps;
 import org.camunda.bpm.engine.ProcessEngine;
 import org.junit.jupiter.api.AfterAll;
@@ -162,6 +163,28 @@ class AutomationsPageBrowserTest extends OwnerWithDeskBotTest {
         assertThat(page().findElements(By.cssSelector("#definition-errors li"))).isEmpty();
         assertThat(bot.invocations()).as("a dry run sends nothing").isEmpty();
         browser.screenshot("app-editor");
+    }
+
+    @Test
+    void describedInWordsTheModelsDraftLandsInTheEditorDryRun() {
+        String marker = "draft-" + java.util.UUID.randomUUID();
+        ScriptedModel.script(marker).then(ScriptedModel.Reply.answer(
+                Definitions.barkWhenShakenHard(bot.gadgetId(), null)));
+        signIn(alice, null);
+
+        page().findElement(By.id("description")).sendKeys("When my desk bot is shaken hard, bark " + marker);
+        page().findElement(By.id("draft")).click();
+        browser.await(20, driver -> driver.findElement(By.id("definition")).getAttribute("value")
+                .contains("speaker.play_url"));
+
+        assertThat(page().findElement(By.id("definition")).getAttribute("value")).contains(bot.gadgetId());
+        assertThat(browser.await(10, driver -> driver.findElement(By.cssSelector("#editor-result .drafted"))).getText())
+                .startsWith("Drafted in 1 attempt");
+        assertThat(page().findElement(By.cssSelector("#editor-result .dry-run-actions")).getText())
+                .contains("speaker.play_url");
+        assertThat(page().findElements(By.cssSelector("#definition-errors li"))).isEmpty();
+        assertThat(alice.get("/api/v1/gadget-agents").json()).as("a draft is not saved").isEmpty();
+        assertThat(bot.invocations()).isEmpty();
     }
 
     @Test
