@@ -6,6 +6,7 @@
 #                     [--jfr] [--skip-build] [--platform-jvm-opts "-Xmx512m"]
 #                     [--http-port 18860] [--mqtt-port 18861] [--db ringzero_bench]
 #                     [--pg own|shared] [--pg-port 18862]
+#                     [--llm-sessions 50] [--model-latency-ms 2000] [--model-port 18863] [--llm-cost-seconds 30]
 #
 # Builds the firmware stubs, the platform (into /tmp/bench-platform-target, never ./target) and the
 # harness; starts RingZero's own Mosquitto (mqtt-broker/start.sh) on --mqtt-port with fresh state; a
@@ -26,6 +27,7 @@ root=$(cd "$here/.." && pwd)
 gadgets=200 agents=200 rate=100 seconds=60 warmup=30
 http_port=18860 mqtt_port=18861 db=ringzero_bench pg=own pg_port=18862
 jfr=false skip_build=false jvm_opts="-Xmx512m" label=""
+llm_sessions=0 model_port=18863
 build_dir=${RINGZERO_BENCH_BUILD_DIR:-/tmp/bench-platform-target}
 pass=()
 while [ $# -gt 0 ]; do
@@ -44,7 +46,9 @@ while [ $# -gt 0 ]; do
     --jfr) jfr=true; shift ;;
     --skip-build) skip_build=true; shift ;;
     --platform-jvm-opts) jvm_opts=$2; shift 2 ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    --llm-sessions) llm_sessions=$2; pass+=("$1" "$2"); shift 2 ;;
+    --model-port) model_port=$2; pass+=("$1" "$2"); shift 2 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     --*) pass+=("$1" "$2"); shift 2 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
@@ -144,6 +148,14 @@ if [ "$jfr" = true ]; then
   jfr_opts=(-XX:FlightRecorderOptions:stackdepth=256)
   pass+=(--jfr-file "$results/$label.jfr")
 fi
+# --llm-sessions: the platform's model is the harness's fake one (LoadBench starts it on --model-port),
+# with a worker per session (ringzero.llm.workers) and no daily token limit worth the name
+llm_env=()
+if [ "$llm_sessions" -gt 0 ]; then
+  free_port "$model_port" || { echo "port $model_port is taken (--model-port)" >&2; exit 1; }
+  llm_env=(RINGZERO_LLM_BASE_URL="http://127.0.0.1:$model_port" RINGZERO_LLM_MODEL=fake-fixed-latency
+           RINGZERO_LLM_WORKERS="$llm_sessions" RINGZERO_LLM_DAILYTOKENSPEROWNER=1000000000)
+fi
 say "platform $(basename "$jar") on :$http_port ${jvm_opts:+($jvm_opts)}"
 # shellcheck disable=SC2086
 SPRING_PROFILES_ACTIVE=postgres,mosquitto \
@@ -152,7 +164,7 @@ RINGZERO_MQTT_PORT="$mqtt_port" \
 RINGZERO_MQTT_SERVICE_PASSWORD="$service_password" \
 RINGZERO_ADMIN_PASSWORD="$admin_password" \
 PORT="$http_port" \
-  java $jvm_opts "${jfr_opts[@]}" -jar "$jar" >"$results/$label-platform.log" 2>&1 &
+  env "${llm_env[@]}" java $jvm_opts "${jfr_opts[@]}" -jar "$jar" >"$results/$label-platform.log" 2>&1 &
 platform_pid=$!
 started=$(date +%s)
 until curl -sf "http://127.0.0.1:$http_port/actuator/health" 2>/dev/null | grep -q '"status":"UP"'; do

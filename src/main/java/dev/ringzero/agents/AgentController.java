@@ -1,11 +1,10 @@
 package dev.ringzero.agents;
 
-import java.time.Instant;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ringzero.accounts.Caller;
+import dev.ringzero.agents.AgentViews.AgentView;
 import dev.ringzero.agents.definition.AgentSchema;
 import dev.ringzero.agents.definition.PlatformCatalogue;
 import io.swagger.v3.oas.annotations.Operation;
@@ -25,26 +24,11 @@ import org.springframework.web.bind.annotation.RestController;
 class AgentController {
 
     private final AgentService agents;
-    private final RunRecords runs;
-    private final ObjectMapper json;
-    private final java.time.Clock clock;
+    private final AgentViews views;
 
-    AgentController(AgentService agents, RunRecords runs, ObjectMapper json,
-            java.time.Clock clock) {
+    AgentController(AgentService agents, AgentViews views) {
         this.agents = agents;
-        this.runs = runs;
-        this.json = json;
-        this.clock = clock;
-    }
-
-    /** An agent as its owner reads it: the current spec and revision, switch, state, last run and budget. */
-    record AgentView(String id, String name, String kind, int revision, boolean enabled, JsonNode spec,
-            JsonNode state, int stateVersion, Instant createdAt, Instant updatedAt, RunRecords.LastRun lastRun,
-            BudgetView budget) {
-    }
-
-    /** Proactive budget: runs left in the rolling hour and when the next proactive run may start. */
-    record BudgetView(int runsLeftThisHour, Instant nextEligibleAt) {
+        this.views = views;
     }
 
     @PostMapping("/api/v1/gadget-agents")
@@ -123,18 +107,6 @@ class AgentController {
     }
 
     private AgentView view(AgentService.CurrentAgent current) {
-        AgentStore.Agent agent = current.agent();
-        JsonNode state;
-        try {
-            state = json.readTree(agent.state());
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            state = json.nullNode();
-        }
-        RunRecords.LastRun lastRun = runs.lastRun(agent.id()).orElse(null);
-        var left = dev.ringzero.kernel.Budgets.left(KernelBudgets.of(current.spec()),
-                runs.usage(agent.id(), clock.instant()), clock.instant());
-        return new AgentView(agent.id(), agent.name(), current.spec().kind().json(), agent.currentRevision(),
-                agent.enabled(), current.spec().toJson(), state, agent.stateVersion(), agent.createdAt(),
-                agent.updatedAt(), lastRun, new BudgetView(left.runsLeftThisHour(), left.nextEligibleAt()));
+        return views.view(current);
     }
 }

@@ -1,12 +1,9 @@
 package dev.ringzero.gadgets;
 
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.ringzero.accounts.Caller;
-import dev.ringzero.Refusal;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
@@ -29,29 +26,17 @@ import org.springframework.web.bind.annotation.RestController;
 class GadgetController {
 
     private final GadgetService pairing;
-    private final GadgetRegistry registry;
-    private final GadgetStore store;
+    private final GadgetListings listings;
 
-    GadgetController(GadgetService pairing, GadgetRegistry registry, GadgetStore store) {
+    GadgetController(GadgetService pairing, GadgetListings listings) {
         this.pairing = pairing;
-        this.registry = registry;
-        this.store = store;
+        this.listings = listings;
     }
 
     record PairRequest(@NotBlank String id, @Size(max = 200) String name) {
     }
 
     record QuietHoursRequest(String from, String to, String timeZone) {
-    }
-
-    /** A gadget as its owner sees it: presence, what it registered, and its capabilities. */
-    record GadgetListing(String id, String name, boolean online, Instant lastSeen, Instant pairedAt,
-            Instant registeredAt, Map<String, CommandSpec> commands, List<Registration.EventSpec> events,
-            JsonNode capabilities, QuietHours quietHours) {
-    }
-
-    /** When background sound is suppressed (absent: never). */
-    record QuietHours(String from, String to, String timeZone) {
     }
 
     @PostMapping
@@ -63,14 +48,13 @@ class GadgetController {
 
     @GetMapping
     @Operation(summary = "The caller's gadgets with online state, registered commands, events and capabilities")
-    List<GadgetListing> list(Caller caller) {
-        return store.listPaired(caller.accountId()).stream().map(this::listing).toList();
+    List<GadgetListings.GadgetListing> list(Caller caller) {
+        return listings.list(caller.accountId());
     }
 
     @GetMapping("/{id}")
-    GadgetListing get(Caller caller, @PathVariable String id) {
-        return store.find(id).filter(GadgetStore.Row::paired).filter(row -> row.ownerId().equals(caller.accountId()))
-                .map(this::listing).orElseThrow(() -> Refusal.notFound("gadget"));
+    GadgetListings.GadgetListing get(Caller caller, @PathVariable String id) {
+        return listings.get(caller.accountId(), id);
     }
 
     @DeleteMapping("/{id}")
@@ -84,14 +68,5 @@ class GadgetController {
     @Operation(summary = "Set (or clear, with nulls) the gadget's quiet hours: background sound is suppressed")
     Map<String, Object> quietHours(Caller caller, @PathVariable String id, @RequestBody QuietHoursRequest body) {
         return pairing.quietHours(caller.accountId(), id, body.from(), body.to(), body.timeZone());
-    }
-
-    private GadgetListing listing(GadgetStore.Row row) {
-        var registration = registry.registration(row);
-        return new GadgetListing(row.id(), row.name(), row.online(), row.lastSeen(), row.pairedAt(),
-                row.registeredAt(), registration.map(Registration::commands).orElse(Map.of()),
-                registration.map(Registration::events).orElse(List.of()),
-                registration.map(Registration::capabilities).orElse(null),
-                row.quietFrom() == null ? null : new QuietHours(row.quietFrom(), row.quietTo(), row.quietZone()));
     }
 }

@@ -26,7 +26,7 @@ class AnalystGateController {
         this.json = json;
     }
 
-    record GatePage(List<GateController.GateView> gates, String next) {
+    record GatePage(List<GateView> gates, String next) {
     }
 
     /** Analysts: ended gates of every owner (Cockpit's "Run history" shows them beside the runs). */
@@ -53,7 +53,7 @@ class AnalystGateController {
         List<Gate> found = gates.ended(QueryFilters.id(agent, "agent", 36), QueryFilters.id(gadget, "gadget", 64),
                 endedStates(state), since, until, after == null ? null : after.at(), after == null ? null : after.id(),
                 size + 1);
-        List<GateController.GateView> page = found.stream().limit(size).map(gate -> GateController.GateView.of(gate, json)).toList();
+        List<GateView> page = found.stream().limit(size).map(gate -> GateView.of(gate, json)).toList();
         String next = found.size() > size
                 ? new QueryFilters.Keyset(page.get(page.size() - 1).filedAt(), page.get(page.size() - 1).id()).text()
                 : null;

@@ -20,7 +20,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Wakes an agent whose gate resolved, when its current definition says {@code wakeOnResolve}: a
+ * Wakes an agent whose gate resolved, when its current definition says so ({@code wakeOnResolve},
+ * or an {@code onGate} list for the outcome; {@code AgentSpec#wakesOn}): a
  * continuation {@code agent-run} with the outcome as its trigger. Started only after the
  * resolution commits (a rolled-back decision wakes nobody), in a transaction of its own, so a
  * continuation that cannot start never undoes the resolution.
@@ -66,7 +67,7 @@ class Continuations implements GateResolved {
 
     private void wake(Gate gate) {
         try {
-            agents.find(gate.agentId()).filter(current -> current.spec().wakeOnResolve()).ifPresent(current -> {
+            agents.find(gate.agentId()).filter(current -> current.spec().wakesOn(gate.state().wire())).ifPresent(current -> {
                 String runId = UUID.randomUUID().toString();
                 String trigger = trigger(gate);
                 process.asPlatform(() -> requiresNew.executeWithoutResult(status -> launcher.start(new RunRequest(

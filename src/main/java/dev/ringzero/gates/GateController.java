@@ -1,11 +1,9 @@
 package dev.ringzero.gates;
 
 import java.util.List;
-import java.util.Locale;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ringzero.accounts.Caller;
-import dev.ringzero.Refusal;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
@@ -43,35 +41,6 @@ class GateController {
     record Decision(@Size(max = 2000) String note) {
     }
 
-    record GateView(String id, String state, String intent, String agentId, String runId, String gadgetId,
-            JsonNode payload, String payloadSha256, String rationale, String decidedBy, String decisionNote,
-            JsonNode result, java.time.Instant filedAt, java.time.Instant decidedAt, java.time.Instant executingAt,
-            java.time.Instant finishedAt, String ruleId, boolean auto,
-            @io.swagger.v3.oas.annotations.media.Schema(description = "a pending gate's review task in Tasklist "
-                    + "(its form: /camunda/app/tasklist/default/#/?task=<id>)")
-            String reviewTaskId,
-            @io.swagger.v3.oas.annotations.media.Schema(description = "whose gate it is") String ownerId) {
-
-        static GateView of(Gate gate, com.fasterxml.jackson.databind.ObjectMapper json) {
-            return of(gate, json, null);
-        }
-
-        static GateView of(Gate gate, com.fasterxml.jackson.databind.ObjectMapper json, String reviewTaskId) {
-            try {
-                Gate.Proposal proposal = gate.proposal();
-                Gate.Timeline timeline = gate.timeline();
-                return new GateView(gate.id(), gate.state().wire(), gate.intent(), gate.agentId(), gate.runId(),
-                        proposal.gadgetId(), json.readTree(gate.payload()), proposal.payloadSha256(),
-                        proposal.rationale(), gate.decision().decidedBy(), gate.decision().note(),
-                        gate.result() == null ? null : json.readTree(gate.result()), timeline.filedAt(),
-                        timeline.decidedAt(), timeline.executingAt(), timeline.finishedAt(), gate.ruleId(),
-                        gate.auto(), reviewTaskId, gate.ownerId());
-            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-    }
-
     @PostMapping
     @ResponseStatus(HttpStatus.CREATED)
     @Operation(summary = "File a gate from the owner's direct path (the personal agent proposes, the owner disposes)")
@@ -83,15 +52,7 @@ class GateController {
     @GetMapping
     @Operation(summary = "The owner's gates, optionally by state")
     List<GateView> list(Caller caller, @RequestParam(required = false) String state) {
-        GateState filter = null;
-        if (state != null) {
-            try {
-                filter = GateState.valueOf(state.toUpperCase(Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-                throw Refusal.invalid("invalid-state", "unknown gate state '" + state + "'");
-            }
-        }
-        return gates.list(caller.accountId(), filter).stream().map(this::withTask).toList();
+        return gates.list(caller.accountId(), GateView.stateFilter(state)).stream().map(this::withTask).toList();
     }
 
     @GetMapping("/{id}")

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 
@@ -18,14 +19,23 @@ public class InboxService {
     public record Message(String id, String kind, String text, String data, Instant createdAt) {
     }
 
+    /**
+     * Published with every new message, in the poster's transaction: listeners that tell a client
+     * (the MCP inbox resource) wait for the commit, so nobody is told of a message that is not there.
+     */
+    public record Posted(String ownerId, String messageId, String kind) {
+    }
+
     /** The column's width (changelog 002). */
     static final int MAX_TEXT = 4000;
     private static final String TRUNCATED = " … [truncated; the whole event is in data]";
 
     private final JdbcClient jdbc;
+    private final ApplicationEventPublisher events;
 
-    InboxService(JdbcClient jdbc) {
+    InboxService(JdbcClient jdbc, ApplicationEventPublisher events) {
         this.jdbc = jdbc;
+        this.events = events;
     }
 
     /**
@@ -38,6 +48,7 @@ public class InboxService {
         jdbc.sql("insert into rz_inbox_message(id, owner_id, kind, text, data, created_at) values (?, ?, ?, ?, ?, ?)")
                 .params(id, ownerId, kind, bounded(text), data, Timestamp.from(Instant.now()))
                 .update();
+        events.publishEvent(new Posted(ownerId, id, kind));
         return id;
     }
 

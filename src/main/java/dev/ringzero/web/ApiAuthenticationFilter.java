@@ -17,11 +17,11 @@ import org.springframework.http.MediaType;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * The one door to {@code /api/**}: admin routes take HTTP Basic of a Camunda administrator,
- * every other route a Bearer token. The resolved {@link Caller} rides on the request; a
- * gateway service token may call event admission and nothing else; signing in (an id and a
- * password in the body, for a token) needs no credential, and the analysts' read-only routes also
- * take Cockpit's own login (the webapps' session). Bodies over the API
+ * The one door to {@code /api/**} and the MCP server at {@code /mcp}: admin routes take HTTP Basic
+ * of a Camunda administrator, every other route a Bearer token. The resolved {@link Caller} rides on
+ * the request; a gateway service token may call event admission and nothing else; signing in (an id
+ * and a password in the body, for a token) needs no credential, and the analysts' read-only routes
+ * also take Cockpit's own login (the webapps' session). Bodies over the API
  * limit are refused before anything reads them.
  */
 public class ApiAuthenticationFilter extends OncePerRequestFilter {

@@ -28,22 +28,24 @@ class ApiSecurityConfig implements WebMvcConfigurer {
             @Value("${ringzero.api.max-body-bytes:262144}") long maxBodyBytes) {
         var registration = new FilterRegistrationBean<>(
                 new ApiAuthenticationFilter(accounts, logins, json, maxBodyBytes));
-        registration.setUrlPatterns(List.of("/api/*"));
+        // the MCP server at /mcp takes the same tokens and acts as the same owner (web.mcp)
+        registration.setUrlPatterns(List.of("/api/*", "/mcp", "/mcp/*"));
         registration.setName("ringzeroApiAuthentication");
         registration.setOrder(10);
         return registration;
     }
 
     /**
-     * Before every door that takes a password or a token: the API, the actuator, the engine REST API
-     * and the webapps' login.
+     * Before every door that takes a password or a token: the API, the MCP server, the actuator, the
+     * engine REST API and the webapps' login.
      */
     @Bean
     FilterRegistrationBean<LoginThrottle> loginThrottle(ObjectMapper json, java.time.Clock clock,
             @Value("${ringzero.logins.max-failures:10}") int maxFailures,
             @Value("${ringzero.logins.window:PT1M}") java.time.Duration window) {
         var registration = new FilterRegistrationBean<>(new LoginThrottle(maxFailures, window, clock, json));
-        registration.setUrlPatterns(List.of("/api/*", "/actuator/*", "/engine-rest/*", "/camunda/api/admin/auth/*"));
+        registration.setUrlPatterns(List.of("/api/*", "/mcp", "/mcp/*", "/actuator/*", "/engine-rest/*",
+                "/camunda/api/admin/auth/*"));
         registration.setName("ringzeroLoginThrottle");
         registration.setOrder(1);
         return registration;

@@ -27,13 +27,36 @@ class RunDelegates {
             for (String cancelled : admission.cancelRuns()) {
                 instances.cancel(ProcessIds.AGENT_RUN, cancelled, "restarted");
             }
-            transient_(execution, RunVariables.ADMISSION, Variables.stringValue(admission.status().wire(), true));
-            if (admission.status() == RunStatus.ADMITTED || admission.status() == RunStatus.QUEUED) {
-                // the owner may follow the run in Cockpit while it runs (analysts read every run)
-                camunda.grantRunning((String) execution.getVariable(ProcessIds.VAR_OWNER_ID),
-                        execution.getProcessInstanceId());
-            }
+            admitted(execution, admission);
+            grantWhileItRuns(execution, admission, camunda);
         };
+    }
+
+    /**
+     * A cooling run's timer fired: admission once more, which may let it run, queue, cool again or
+     * end it. The owner's Cockpit grant was given when it first cooled.
+     */
+    @Bean
+    JavaDelegate runReadmit(AgentRuns runs) {
+        return execution -> admitted(execution, runs.readmit(execution.getProcessBusinessKey()));
+    }
+
+    private static void admitted(DelegateExecution execution, AgentRuns.Admission admission) {
+        transient_(execution, RunVariables.ADMISSION, Variables.stringValue(admission.status().wire(), true));
+        if (admission.eligibleAt() != null) {
+            transient_(execution, RunVariables.ELIGIBLE_AT,
+                    Variables.dateValue(Date.from(admission.eligibleAt()), true));
+        }
+    }
+
+    /** The owner may follow the run in Cockpit while it runs or waits, once (analysts read every run). */
+    private static void grantWhileItRuns(DelegateExecution execution, AgentRuns.Admission admission,
+            CamundaIdentity camunda) {
+        RunStatus status = admission.status();
+        if (status == RunStatus.ADMITTED || status == RunStatus.QUEUED || status == RunStatus.COOLING) {
+            camunda.grantRunning((String) execution.getVariable(ProcessIds.VAR_OWNER_ID),
+                    execution.getProcessInstanceId());
+        }
     }
 
     @Bean

@@ -20,6 +20,8 @@ final class RunVariables {
 
     /** admitted, queued, or the status a run that never starts ends with. */
     static final String ADMISSION = "admission";
+    /** A cooling run's next eligible time: its timer fires then ({@code Catch_CooledDown}). */
+    static final String ELIGIBLE_AT = "eligibleAt";
     /** action, timed_out or done: what the run does next. */
     static final String NEXT = "next";
     /** The action left for the device: wait for its answer until {@link #ANSWER_DEADLINE}. */

@@ -51,7 +51,11 @@ class RulesStateAndIntentsTest extends OwnerWithDeskBotTest {
         smtp.stop();
     }
 
-    /** Counts its runs in state and shows the count: "shaken 3 times". */
+    /**
+     * Counts its runs in state and shows the count: "shaken 3 times". maxParallel is above the 12
+     * overlapping runs below: on a loaded machine more than 8 may be active at once, and a run
+     * dropped for concurrency would not be the lost update this test looks for.
+     */
     private String counter(String concurrency) {
         return Agents.create(alice, """
                 {"apiVersion":"ringzero/v1","name":"Count shakes","gadgets":["%1$s"],"kind":"rules",
@@ -60,7 +64,7 @@ class RulesStateAndIntentsTest extends OwnerWithDeskBotTest {
                  "actions":[{"do":"state.increment","params":{"key":"count"}},
                             {"gadget":"%1$s","command":"display.show_text","params":{"text":"shaken {{state.count}} times"}}],
                  "allow":{"commands":["display.show_text"]},"budget":{"runsPerHour":100},
-                 "concurrency":"%2$s","maxParallel":8}
+                 "concurrency":"%2$s","maxParallel":16}
                 """.formatted(bot.gadgetId(), concurrency));
     }
 
@@ -115,8 +119,10 @@ class RulesStateAndIntentsTest extends OwnerWithDeskBotTest {
         }
         runIds.forEach(this::awaitTerminal);
 
-        assertThat(runIds).allSatisfy(runId ->
-                assertThat(Agents.run(alice, runId).at("/actions/0/outcome").asText()).isEqualTo("completed"));
+        assertThat(runIds).allSatisfy(runId -> {
+            JsonNode run = Agents.run(alice, runId);
+            assertThat(run.at("/actions/0/outcome").asText()).as(run.toString()).isEqualTo("completed");
+        });
         JsonNode state = alice.get("/api/v1/gadget-agents/" + agent + "/state").json();
         assertThat(state.at("/state/count").asInt()).isEqualTo(runs);
         assertThat(state.path("version").asLong()).isEqualTo(runs);
@@ -227,6 +233,59 @@ class RulesStateAndIntentsTest extends OwnerWithDeskBotTest {
         } finally {
             hook.stop(0);
         }
+    }
+
+    @Test
+    void onGateRunsTheListForTheGatesOutcomeAsAContinuation() {
+        String agent = Agents.create(alice, """
+                {"apiVersion":"ringzero/v1","name":"Ask, then say","gadgets":["%1$s"],"kind":"rules",
+                 "triggers":[{"kind":"invoke"}],
+                 "actions":[{"do":"email.send","params":{"to":["ann@elsewhere.example"],"subject":"hello",
+                             "body":"from the desk"}}],
+                 "onGate":{"approved":[{"gadget":"%1$s","command":"display.show_text",
+                                        "params":{"text":"mail {{trigger.gate.state}}"}}],
+                           "denied":[{"gadget":"%1$s","command":"display.show_text",
+                                      "params":{"text":"not sent: {{trigger.gate.note}}"}}]},
+                 "allow":{"commands":["display.show_text"],"intents":["email.send"]}}
+                """.formatted(bot.gadgetId()));
+
+        String denied = gateOf(agent);
+        assertThat(alice.post("/api/v1/gates/" + denied + "/deny", "{\"note\":\"not today\"}").status())
+                .isEqualTo(200);
+        JsonNode saidNo = continuation(agent, 2);
+        assertThat(saidNo.at("/trigger/gate/state").asText()).isEqualTo("denied");
+        assertThat(saidNo.at("/actions/0/params/text").asText()).isEqualTo("not sent: not today");
+        Awaitility.await().atMost(WAIT).until(() -> bot.screenText().equals("not sent: not today"));
+
+        String approved = gateOf(agent);
+        assertThat(alice.post("/api/v1/gates/" + approved + "/approve", "{}").status()).isEqualTo(200);
+        JsonNode saidYes = continuation(agent, 4);
+        assertThat(saidYes.at("/actions/0/params/text").asText()).isEqualTo("mail executed");
+        Awaitility.await().atMost(WAIT).until(() -> bot.screenText().equals("mail executed"));
+        assertThat(sentTo(approved)).hasSize(1);
+        assertThat(sentTo(denied)).isEmpty();
+        // a continuation runs its outcome's list only: it files no second mail
+        assertThat(saidYes.path("actions")).hasSize(1);
+    }
+
+    /** Runs the agent once and answers the gate its mail action filed. */
+    private String gateOf(String agent) {
+        String runId = Agents.runNow(alice, agent);
+        awaitTerminal(runId);
+        JsonNode run = Agents.run(alice, runId);
+        assertThat(run.at("/actions/0/outcome").asText()).as(run.toString()).isEqualTo("gated");
+        return run.at("/actions/0/result/gate").asText();
+    }
+
+    /** The agent's newest run once it has {@code runs} runs, ended, as a continuation. */
+    private JsonNode continuation(String agent, int runs) {
+        Awaitility.await().atMost(WAIT).until(() -> Agents.runs(alice, agent).size() == runs);
+        String runId = Agents.runs(alice, agent).get(0).path("id").asText();
+        awaitTerminal(runId);
+        JsonNode run = Agents.run(alice, runId);
+        assertThat(run.path("triggerKind").asText()).isEqualTo("continuation");
+        assertThat(run.path("status").asText()).as(run.toString()).isEqualTo("succeeded");
+        return run;
     }
 
     private static List<MimeMessage> sentTo(String gateId) {

@@ -101,6 +101,14 @@ public final class Api {
         return send(request(path).DELETE());
     }
 
+    /** The Bearer token this client sends (owners created by {@link #newOwner}), for other clients (MCP). */
+    public String token() {
+        if (authorization == null || !authorization.startsWith("Bearer ")) {
+            throw new IllegalStateException("this client holds no Bearer token");
+        }
+        return authorization.substring("Bearer ".length());
+    }
+
     /** The account this client acts as (owners created by {@link #newOwner}). */
     public String accountId() {
         return accountId;

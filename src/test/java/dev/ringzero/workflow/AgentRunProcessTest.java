@@ -49,6 +49,7 @@ class AgentRunProcessTest {
         RunDelegates delegates = new RunDelegates();
         var runtime = runtimeService();
         Mocks.register("runAdmit", delegates.runAdmit(runs, new ProcessInstances(runtime), mock(CamundaIdentity.class)));
+        Mocks.register("runReadmit", delegates.runReadmit(runs));
         Mocks.register("runPrepare", delegates.runPrepare(runs));
         Mocks.register("actionDispatch", delegates.actionDispatch(runs));
         Mocks.register("actionOutcome", delegates.actionOutcome(runs));
@@ -85,6 +86,42 @@ class AgentRunProcessTest {
         ProcessInstance run = start(RunStatus.RATE_LIMITED);
 
         assertThat(run).isEnded().hasPassed("EndEvent_NotAdmitted");
+        verify(runs, never()).prepare(eq(RUN), anyBoolean());
+    }
+
+    @Test
+    void aCoolingRunWaitsOnATimerUntilItsEligibleTimeThenIsAdmittedAgainAndRuns() {
+        Instant eligible = Instant.now().plusSeconds(20).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        when(runs.admit(any())).thenReturn(new AgentRuns.Admission(RunStatus.COOLING, "waits", List.of(), eligible));
+        when(runs.readmit(RUN)).thenReturn(new AgentRuns.Admission(RunStatus.COOLING, "again", List.of(),
+                eligible.plusSeconds(5)), new AgentRuns.Admission(RunStatus.ADMITTED, null, List.of()));
+        when(runs.next(RUN)).thenReturn(AgentRuns.Next.DONE);
+        ProcessInstance run = runtimeService().startProcessInstanceByKey("agent-run", RUN, RunLauncher.variables(
+                new RunRequest(RUN, "agent-1", "alice", 1, "gadget.event", null, null, true)));
+
+        assertThat(run).isWaitingAt("Catch_CooledDown");
+        assertThat(job(run).getDuedate().toInstant()).isEqualTo(eligible);
+        verify(runs, never()).prepare(eq(RUN), anyBoolean());
+        execute(job(run)); // cooled down, but another run took the slot: cools again
+        assertThat(run).isWaitingAt("Catch_CooledDown");
+        assertThat(job(run).getDuedate().toInstant()).isEqualTo(eligible.plusSeconds(5));
+        execute(job(run));
+
+        assertThat(run).isEnded().hasPassed("Task_AdmitAgain", "Task_PrepareRun", "EndEvent_RunFinished");
+        verify(runs).prepare(RUN, true); // readmitted in the timer's transaction: recorded running there
+    }
+
+    @Test
+    void aCoolingRunThatIsNotAdmittedAgainEndsNotAdmitted() {
+        when(runs.admit(any())).thenReturn(new AgentRuns.Admission(RunStatus.COOLING, "waits", List.of(),
+                Instant.now().plusSeconds(20)));
+        when(runs.readmit(RUN)).thenReturn(new AgentRuns.Admission(RunStatus.COOLDOWN, "cooldownSeconds", List.of()));
+        ProcessInstance run = runtimeService().startProcessInstanceByKey("agent-run", RUN, RunLauncher.variables(
+                new RunRequest(RUN, "agent-1", "alice", 1, "gadget.event", null, null, true)));
+
+        execute(job(run));
+
+        assertThat(run).isEnded().hasPassed("Task_AdmitAgain", "EndEvent_NotAdmitted");
         verify(runs, never()).prepare(eq(RUN), anyBoolean());
     }
 

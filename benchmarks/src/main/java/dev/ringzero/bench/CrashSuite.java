@@ -55,6 +55,11 @@ public final class CrashSuite {
     private static final Set<String> GATE_ENDS = Set.of("executed", "failed", "unknown", "expired", "denied");
     /** The agents' maxRunSeconds: a run still active this long after its start (plus slack) broke its deadline. */
     private static final int MAX_RUN_SECONDS = 20;
+    /**
+     * The llm agent's maxRunSeconds: longer than a restart (15 to 20 s here), so a killed session
+     * can resume and finish rather than only run out of time.
+     */
+    private static final int SESSION_MAX_RUN_SECONDS = 60;
     /** How long the platform may take, once PostgreSQL accepts connections again, to be healthy and route anew. */
     static final Duration RECOVERY_TIMEOUT = Duration.ofSeconds(60);
 
@@ -63,7 +68,7 @@ public final class CrashSuite {
             long acknowledgedWithoutDecision, long invocations, long invocationsNotNamedByARun,
             long effectsTwice, long runsActiveAfterDeadline, int gateTries, long gatesPendingAfterApproval,
             long gatesNotEnded, long gateDrivesTwice, int databaseRestarts, long notRecovered,
-            List<String> recoveries, long executedButUnknown, List<String> details) {
+            List<String> recoveries, long executedButUnknown, int sessionTries, List<String> details) {
 
         boolean clean() {
             return acknowledgedWithoutDecision == 0 && invocationsNotNamedByARun == 0 && effectsTwice == 0
@@ -75,10 +80,11 @@ public final class CrashSuite {
             return String.format("%s seed=%d kills=%d: acknowledged=%d routed=%d shed=%d | acknowledged without "
                     + "decision=%d, invocations=%d not named by a run=%d, effects twice=%d, runs active after "
                     + "deadline=%d | gates=%d pending after approval=%d not ended=%d drove twice=%d | (not counted: "
-                    + "executed at a board but unknown in its run=%d)%s", shape, seed,
+                    + "executed at a board but unknown in its run=%d)%s%s", shape, seed,
                     kills, acknowledged, routed, shed, acknowledgedWithoutDecision, invocations,
                     invocationsNotNamedByARun, effectsTwice, runsActiveAfterDeadline, gateTries,
                     gatesPendingAfterApproval, gatesNotEnded, gateDrivesTwice, executedButUnknown,
+                    sessionTries == 0 ? "" : String.format(" | llm sessions killed=%d", sessionTries),
                     databaseRestarts == 0 ? ""
                             : String.format(" | database restarts=%d not recovered=%d (%s)", databaseRestarts,
                                     notRecovered, String.join("; ", recoveries)));
@@ -113,6 +119,12 @@ public final class CrashSuite {
     private Runnable brokerRestart;
     private int databaseRestarts;
     private PostgresCluster database;
+    private int sessionKills;
+    private FakeModel model;
+    private int sessionTries;
+    private long sessionEffectsTwice;
+    private long sessionInvocationsUnnamed;
+    private long sessionRunsActive;
 
     CrashSuite(Plan plan) {
         this.plan = plan;
@@ -138,13 +150,29 @@ public final class CrashSuite {
     }
 
     /**
+     * Also kills the platform this many times in the middle of an {@code llm} session (issue 18),
+     * against {@code model}: at a seeded moment between the run's start and a little after its
+     * second model turn would end, so a kill lands while the model thinks, around the device
+     * command the model asked for, or while the final turn is played. Counted: the command
+     * executed twice, a command no run names, the run not ended by its deadline.
+     */
+    CrashSuite withSessionKills(int times, FakeModel fakeModel) {
+        this.sessionKills = times;
+        this.model = fakeModel;
+        return this;
+    }
+
+    /**
      * {@code --shape production --jdbc URL --mqtt-service-password P --broker-state DIR} against running
      * services; {@code --db-restarts N --pg-data DIR --pg-port P} gives the platform a PostgreSQL server
-     * of the suite's own there (instead of {@code --jdbc}) and restarts it N times under load.
+     * of the suite's own there (instead of {@code --jdbc}) and restarts it N times under load;
+     * {@code --session-kills N [--model-latency-ms 1000]} kills N llm sessions mid-way against a
+     * fake model of that latency.
      */
     public static void main(String[] argv) throws Exception {
         Args args = new Args(argv);
         PostgresCluster cluster = null;
+        FakeModel model = null;
         Findings findings;
         if (args.integer("db-restarts", 0) > 0) {
             cluster = PostgresCluster.start(Path.of(args.required("pg-data")), args.integer("pg-port", 18912));
@@ -163,11 +191,18 @@ public final class CrashSuite {
             if (cluster != null) {
                 suite.withDatabaseRestarts(args.integer("db-restarts", 0), cluster);
             }
+            if (args.integer("session-kills", 0) > 0) {
+                model = FakeModel.start(0, Duration.ofMillis(args.integer("model-latency-ms", 1000)));
+                suite.withSessionKills(args.integer("session-kills", 0), model);
+            }
             findings = suite.run();
             findings.details().forEach(d -> log("  %s", d));
         } finally {
             if (cluster != null) {
                 cluster.close();
+            }
+            if (model != null) {
+                model.close();
             }
         }
         System.exit(findings.clean() ? 0 : 1);
@@ -233,8 +268,14 @@ public final class CrashSuite {
         ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(4, daemon("boards"));
         List<DeskBot> boards = new ArrayList<>();
         Rover rover = null;
+        Map<String, String> environment = new LinkedHashMap<>(plan.environment());
+        if (model != null) {
+            environment.put("RINGZERO_LLM_BASE_URL", model.baseUrl());
+            environment.put("RINGZERO_LLM_MODEL", FakeModel.MODEL);
+        }
+        DeskBot sessionBoard = null;
         try (PlatformProcess platform = new PlatformProcess(plan.jar(), plan.dataDir(), plan.httpPort(),
-                plan.environment())) {
+                environment)) {
             log("platform healthy after %s (log %s)", platform.start(Duration.ofMinutes(4)), platform.log());
             Rest admin = Rest.at(platform.baseUrl()).basic("admin", plan.environment().get("RINGZERO_ADMIN_PASSWORD"));
             String suffix = UUID.randomUUID().toString().substring(0, 6);
@@ -272,6 +313,20 @@ public final class CrashSuite {
             }
             String roverAgent = owner.post("/api/v1/gadget-agents", gatedDrive(roverLink.gadgetId()))
                     .expect(201, "creating the gated rover agent").json().get("id").asText();
+            String sessionAgent = null;
+            List<ReceivedInvocation> sessionSeen = new CopyOnWriteArrayList<>();
+            if (sessionKills > 0) {
+                LinkConfig sessionLink = pair(owner, "fault-" + suffix + "-llm");
+                sessionBoard = new DeskBot(sessionLink, scheduler);
+                sessionBoard.setAmbientImu(false);
+                sessionBoard.onInvocation(sessionSeen::add);
+                sessionBoard.start();
+                if (!sessionBoard.awaitRegistered(Duration.ofSeconds(60))) {
+                    throw new IllegalStateException("the llm session's board did not register");
+                }
+                sessionAgent = owner.post("/api/v1/gadget-agents", session(sessionLink.gadgetId()))
+                        .expect(201, "creating the llm agent").json().get("id").asText();
+            }
 
             // ---- load, with kills at seeded random moments, each followed by a restart on the same data
             AtomicBoolean loading = new AtomicBoolean(true);
@@ -306,6 +361,11 @@ public final class CrashSuite {
                 gateTry(platform, owner, roverAgent, rover, true, gates);
             }
 
+            // ---- issue 18: an llm session killed mid-way (while its model thinks, around its command)
+            for (int k = 0; k < sessionKills; k++) {
+                sessionTry(platform, owner, sessionAgent, sessionSeen);
+            }
+
             // ---- PostgreSQL restarted under load, and no kill after it: the platform recovers by itself
             if (databaseRestarts > 0) {
                 databaseOutages(platform, owner, boards, agents, sentSoFar);
@@ -333,8 +393,71 @@ public final class CrashSuite {
             if (rover != null) {
                 rover.kill();
             }
+            if (sessionBoard != null) {
+                sessionBoard.kill();
+            }
             scheduler.shutdownNow();
         }
+    }
+
+    /**
+     * One llm session, killed at a seeded moment: the run is started, the platform killed somewhere
+     * in the session's two model turns (the fake model's latency each) and started again, and the
+     * run awaited. What the board received from then on until the run ended is this run's doing: at
+     * most one execution of the model's one command, each named by the run.
+     */
+    private void sessionTry(PlatformProcess platform, Rest owner, String agent, List<ReceivedInvocation> board)
+            throws Exception {
+        int before = board.size();
+        String runId = owner.post("/api/v1/gadget-agents/" + agent + "/runs", "{}")
+                .expect(202, "starting an llm run").json().path("runId").asText();
+        long span = 2 * model.latency().toMillis() + 500;
+        long after = random.nextInt((int) span);
+        Thread.sleep(after);
+        long turnsBefore = model.turns();
+        platform.kill();
+        kills++;
+        sessionTries++;
+        log("llm run %s: SIGKILL %d ms into the session (%d model turn(s) answered so far in all)", runId, after,
+                turnsBefore);
+        log("restarted, healthy after %s", platform.start(Duration.ofMinutes(4)));
+        long until = System.nanoTime() + (SESSION_MAX_RUN_SECONDS + 30) * 1_000_000_000L;
+        JsonNode run = owner.get("/api/v1/runs/" + runId).json();
+        while (ACTIVE.contains(run.path("status").asText()) && System.nanoTime() < until) {
+            Thread.sleep(250);
+            run = owner.get("/api/v1/runs/" + runId).json();
+        }
+        Thread.sleep(1_000); // an answer's last retry, if any, reaches the board
+        String status = run.path("status").asText();
+        if (ACTIVE.contains(status)) {
+            sessionRunsActive++;
+            details.add("llm run " + runId + " is still " + status + " after its deadline");
+        }
+        Map<String, String> named = invocations(owner, runId);
+        List<ReceivedInvocation> received = List.copyOf(board.subList(before, board.size()));
+        long executed = received.stream().filter(ReceivedInvocation::executed).count();
+        if (executed > 1) {
+            sessionEffectsTwice++;
+            details.add("llm run " + runId + ": the board executed its command " + executed + " times");
+        }
+        for (ReceivedInvocation invocation : received) {
+            if (!named.containsKey(invocation.id())) {
+                sessionInvocationsUnnamed++;
+                details.add("invocation " + invocation.id() + " reached the llm board but run " + runId
+                        + " does not name it");
+            }
+        }
+        List<String> actions = new ArrayList<>();
+        for (JsonNode action : run.path("actions")) {
+            actions.add(action.path("command").asText() + " " + action.path("outcome").asText("-") + " "
+                    + action.path("errorCode").asText(""));
+        }
+        List<String> turns = new ArrayList<>();
+        for (JsonNode turn : run.at("/session/turns")) {
+            turns.add(turn.path("status").asText(turn.toString()));
+        }
+        log("llm run %s ended %s (%s); actions %s, turns %s; the board received %d command(s), executed %d", runId,
+                status, run.path("reason").asText(""), actions, turns, received.size(), executed);
     }
 
     /**
@@ -610,8 +733,9 @@ public final class CrashSuite {
                     .toList());
         }
         return new Findings(plan.shape(), plan.seed(), kills, acked, routed, shed, withoutDecision, seen.size(),
-                unnamed, twice, runsActive, gates.size(), pending, notEnded, drovesTwice, databaseRestarts,
-                notRecovered, List.copyOf(recoveries), executedButUnknown.size(), List.copyOf(details));
+                unnamed + sessionInvocationsUnnamed, twice + sessionEffectsTwice, runsActive + sessionRunsActive,
+                gates.size(), pending, notEnded, drovesTwice, databaseRestarts, notRecovered, List.copyOf(recoveries),
+                executedButUnknown.size(), sessionTries, List.copyOf(details));
     }
 
     /** The invocations a run's actions name, each with the outcome the run records for it. */
@@ -679,6 +803,19 @@ public final class CrashSuite {
                  "budget":{"runsPerHour":3600,"cooldownSeconds":0,"maxRunSeconds":%2$d},
                  "concurrency":"parallel","maxParallel":4}
                 """.formatted(gadget, MAX_RUN_SECONDS);
+    }
+
+    /** An llm agent the fake model steers to one screen command: run it now, and it greets. */
+    static String session(String gadget) {
+        return """
+                {"apiVersion":"ringzero/v1","name":"fault session","gadgets":["%1$s"],"kind":"llm",
+                 "triggers":[{"kind":"invoke"}],
+                 "instructions":"Greet the person on the desk bot's screen, once.",
+                 "allow":{"commands":["display.show_text"]},
+                 "budget":{"runsPerHour":3600,"cooldownSeconds":0,"maxRunSeconds":%2$d,"toolCallsPerRun":4,
+                           "tokensPerRun":100000},
+                 "concurrency":"parallel","maxParallel":4}
+                """.formatted(gadget, SESSION_MAX_RUN_SECONDS);
     }
 
     private static LinkConfig pair(Rest owner, String id) {

@@ -93,7 +93,8 @@ public final class LoadBench {
                               [--mqtt-service-password PW (floor A; mqtt-broker/start.sh's default)]
                               [--platform-pid PID] [--mosquitto-pid PID] [--clk-tck 100]
                               [--gadgets 200] [--agents 200] [--rate 100] [--seconds 60] [--warmup 30]
-                              [--drain 30] [--floor-seconds 10] [--gate-samples 20] [--label NAME] [--out FILE]""");
+                              [--drain 30] [--floor-seconds 10] [--gate-samples 20] [--label NAME] [--out FILE]
+                              [--llm-sessions 0] [--model-latency-ms 2000] [--model-port 18863] [--llm-cost-seconds 30]""");
             return;
         }
         System.exit(new LoadBench(args).run());
@@ -129,6 +130,8 @@ public final class LoadBench {
         config.put("platform_jvm_opts", args.text("platform-jvm-opts", ""));
         config.put("history_level", args.text("history-level", ""));
         config.put("note", args.text("note", ""));
+        int llmSessions = args.integer("llm-sessions", 0);
+        config.put("llm_sessions", llmSessions);
         ObjectNode machine = result.putObject("machine");
         machine.put("cores", Runtime.getRuntime().availableProcessors());
         machine.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version"));
@@ -195,6 +198,20 @@ public final class LoadBench {
         }
         setup.put("agents", secondsSince(t));
         log("%d agents created in %.1f s", agentIds.size(), secondsSince(t));
+
+        // the llm scenario: sessions against a fake model of fixed latency, beside the rules load
+        FakeModel fakeModel = null;
+        SessionLoad sessions = null;
+        if (llmSessions > 0) {
+            t = System.nanoTime();
+            fakeModel = FakeModel.start(args.integer("model-port", 18863),
+                    Duration.ofMillis(args.integer("model-latency-ms", 2000)));
+            config.put("model_latency_ms", fakeModel.latency().toMillis());
+            sessions = SessionLoad.create(anonymous, admin, suffix, llmSessions, fakeModel, boardScheduler);
+            setup.put("llm_sessions", secondsSince(t));
+            log("%d llm agents on boards of their own, against a fake model of %d ms a turn (%s)", llmSessions,
+                    fakeModel.latency().toMillis(), fakeModel.baseUrl());
+        }
 
         // ------------------------------------------------------------------ floors
         double idleCpuBefore = platform == null ? Double.NaN : platform.cpuSeconds();
@@ -264,6 +281,9 @@ public final class LoadBench {
         progress.scheduleAtFixedRate(() -> log("  %5.1f s: %d events sent, %d of %d invokes received",
                 secondsSince(loadStartWall), sent.size(), invokesReceived.get(), expectedTotal), 10, 10,
                 TimeUnit.SECONDS);
+        if (sessions != null) {
+            sessions.start();
+        }
         OpenLoop loop = new OpenLoop();
         loop.run(schedule, k -> {
             if (k == warmupCount) {
@@ -289,6 +309,15 @@ public final class LoadBench {
         });
         long sendEnd = System.nanoTime();
         CpuSnapshot measuredTo = CpuSnapshot.takeOrNull(platform, mosquitto, clkTck, this);
+        long sessionRunsDuringLoad = 0;
+        long sessionTurnsDuringLoad = 0;
+        if (sessions != null) {
+            sessions.stop();
+            sessionRunsDuringLoad = sessions.runsStarted();
+            sessionTurnsDuringLoad = sessions.turns();
+            log("llm sessions stopped: %d runs, %d model turns during the load", sessionRunsDuringLoad,
+                    sessionTurnsDuringLoad);
+        }
         log("all %d events sent; draining (up to %d s)", total, drain);
         long drainDeadline = sendEnd + drain * 1_000_000_000L;
         while (invokesReceived.get() < expected && System.nanoTime() < drainDeadline) {
@@ -413,6 +442,18 @@ public final class LoadBench {
             }
         }
 
+        if (sessions != null) {
+            ObjectNode llm = sessionCost(sessions, platform, mosquitto, clkTck, idleCores,
+                    args.integer("llm-cost-seconds", 30));
+            llm.put("runs_during_load", sessionRunsDuringLoad);
+            llm.put("model_turns_during_load", sessionTurnsDuringLoad);
+            llm.put("what", "runs of N llm sessions kept going during the rules load (the latency above is the "
+                    + "rules runs' with them); cost_sessions_only: the sessions alone, no rules load, per model turn");
+            result.set("llm_sessions", llm);
+            sessions.close();
+            fakeModel.close();
+        }
+
         ratios(floors);
 
         result.set("targets", Targets.judge(result));
@@ -431,6 +472,55 @@ public final class LoadBench {
         boardScheduler.shutdownNow();
         long losses = expected - invokesReceived.get();
         return losses == 0 && duplicates.get() == 0 ? 0 : 1;
+    }
+
+    /**
+     * The engine's and the database's cost of one llm session turn: the sessions alone for
+     * {@code seconds}, CPU of the platform (also above its idle cost) and of PostgreSQL, and the
+     * database's commits and rows, each divided by the model turns answered meanwhile.
+     */
+    private ObjectNode sessionCost(SessionLoad sessions, ProcStats platform, ProcStats mosquitto, long clkTck,
+            double idleCores, int seconds) throws Exception {
+        log("llm sessions alone for %d s: the cost of a turn", seconds);
+        Thread.sleep(1_500);
+        Map<String, Long> dbFrom = dbWrites();
+        CpuSnapshot from = CpuSnapshot.take(platform, mosquitto, clkTck, this);
+        long turnsFrom = sessions.turns();
+        long runsFrom = sessions.runsStarted();
+        sessions.start();
+        Thread.sleep(seconds * 1000L);
+        sessions.stop();
+        CpuSnapshot to = CpuSnapshot.take(platform, mosquitto, clkTck, this);
+        Thread.sleep(1_500); // PostgreSQL flushes its statistics about once a second
+        Map<String, Long> dbTo = dbWrites();
+        double turns = Math.max(1, sessions.turns() - turnsFrom);
+        double wall = (to.nanos() - from.nanos()) / 1e9;
+        ObjectNode out = sessions.report();
+        ObjectNode cost = out.putObject("cost_sessions_only");
+        cost.put("seconds", round(wall));
+        cost.put("runs", sessions.runsStarted() - runsFrom);
+        cost.put("model_turns", (long) turns);
+        cost.put("model_turns_per_s", round(turns / wall));
+        cost.put("platform_cpu_ms_per_turn", round((to.platform() - from.platform()) * 1000 / turns));
+        cost.put("platform_cpu_ms_per_turn_above_idle",
+                round((to.platform() - from.platform() - idleCores * wall) * 1000 / turns));
+        cost.put("platform_cores", round((to.platform() - from.platform()) / wall));
+        cost.put("postgres_cpu_ms_per_turn", round((to.postgres() - from.postgres()) * 1000 / turns));
+        ObjectNode tables = cost.putObject("rows_inserted_by_table_per_turn");
+        dbTo.forEach((key, after) -> {
+            double perTurn = round((after - dbFrom.getOrDefault(key, 0L)) / turns);
+            if (key.startsWith("table.")) {
+                if (perTurn >= 0.05) {
+                    tables.put(key.substring(6), perTurn);
+                }
+            } else {
+                cost.put(key + "_per_turn", perTurn);
+            }
+        });
+        log("a turn: platform %.2f ms CPU (%.2f above idle), PostgreSQL %.2f ms, %.1f commits", cost.path(
+                "platform_cpu_ms_per_turn").asDouble(), cost.path("platform_cpu_ms_per_turn_above_idle").asDouble(),
+                cost.path("postgres_cpu_ms_per_turn").asDouble(), cost.path("commits_per_turn").asDouble());
+        return out;
     }
 
     // ---------------------------------------------------------------------- the gadget side

@@ -102,6 +102,19 @@ final class Table {
                     db.path("commits").asDouble(), db.path("rows_inserted").asDouble(), db.path("rows_updated").asDouble(),
                     db.path("rows_deleted").asDouble()));
         }
+        JsonNode llm = r.path("llm_sessions");
+        if (!llm.isMissingNode()) {
+            JsonNode cost = llm.path("cost_sessions_only");
+            b.append(String.format(Locale.ROOT, "llm sessions: %d at once against a %d ms model, %d runs (%d turns) "
+                            + "during the load; alone, a turn costs the platform %.2f ms CPU (%.2f above idle), "
+                            + "PostgreSQL %.2f ms, %.1f commits, %.1f rows inserted (%.1f turns/s)%n",
+                    llm.path("sessions").asInt(), llm.path("model_latency_ms").asInt(),
+                    llm.path("runs_during_load").asLong(), llm.path("model_turns_during_load").asLong(),
+                    cost.path("platform_cpu_ms_per_turn").asDouble(),
+                    cost.path("platform_cpu_ms_per_turn_above_idle").asDouble(),
+                    cost.path("postgres_cpu_ms_per_turn").asDouble(), cost.path("commits_per_turn").asDouble(),
+                    cost.path("rows_inserted_per_turn").asDouble(), cost.path("model_turns_per_s").asDouble()));
+        }
         JsonNode targets = r.path("targets");
         if (targets.size() > 0) {
             b.append("targets:");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -16,7 +17,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The fault suite in CI (issues 22 and 26): the platform jar the build just made, as a real process,
  * killed with SIGKILL at seeded random moments under load and between a gate's approval and the
- * rover's answer, on both shapes; see {@link CrashSuite} for what is counted. The seed is printed
+ * rover's answer, on both shapes, and (default shape) in the middle of two llm sessions against
+ * {@link FakeModel}; see {@link CrashSuite} for what is counted. The seed is printed
  * ({@code -Dfault.seed=N} replays a run's kill moments); longer soaks: {@code benchmarks/crash.sh}.
  *
  * <p>The production shape also restarts Mosquitto and then PostgreSQL under load: a PostgreSQL
@@ -41,11 +43,16 @@ class CrashSuiteTest {
         CrashSuite.Plan plan = new CrashSuite.Plan("default", jar(), data, port("fault.http-port", 18900),
                 environment(port("fault.mqtt-port", 18910)), seed(), 6, 12, 2, 2);
 
-        CrashSuite.Findings findings = new CrashSuite(plan).run();
+        CrashSuite.Findings findings;
+        // and two llm sessions killed mid-way, against a model that takes a second a turn
+        try (FakeModel model = FakeModel.start(0, Duration.ofSeconds(1))) {
+            findings = new CrashSuite(plan).withSessionKills(2, model).run();
+        }
 
         assertThat(findings.clean()).as(findings.summary() + "\n" + String.join("\n", findings.details())).isTrue();
         assertThat(findings.acknowledged()).as("the load reached the platform").isGreaterThan(100);
         assertThat(findings.gateTries()).isEqualTo(2);
+        assertThat(findings.sessionTries()).isEqualTo(2);
     }
 
     @Test

@@ -31,7 +31,8 @@ public record AgentSpec(
         int maxParallel,
         boolean enabled,
         ObjectNode state,
-        boolean wakeOnResolve) {
+        boolean wakeOnResolve,
+        OnGate onGate) {
 
     public static final String API_VERSION = "ringzero/v1";
 
@@ -55,6 +56,15 @@ public record AgentSpec(
             maxParallel = DEFAULT_MAX_PARALLEL;
         }
         state = state == null ? SpecJson.MAPPER.createObjectNode() : state.deepCopy();
+        onGate = onGate == null ? OnGate.NONE : onGate;
+    }
+
+    /** A definition without {@code onGate}. */
+    public AgentSpec(String name, String description, List<String> gadgets, Kind kind, List<Trigger> triggers,
+            List<Action> actions, String instructions, Allow allow, Budget budget, Concurrency concurrency,
+            int maxParallel, boolean enabled, ObjectNode state, boolean wakeOnResolve) {
+        this(name, description, gadgets, kind, triggers, actions, instructions, allow, budget, concurrency, maxParallel,
+                enabled, state, wakeOnResolve, OnGate.NONE);
     }
 
     /** A copy: the record must not change behind a stored revision's back. */
@@ -63,14 +73,42 @@ public record AgentSpec(
         return state.deepCopy();
     }
 
-    /** The index of the first action that writes state, or -1: later actions render from the state as it is then. */
-    public int firstStateWrite() {
-        for (int i = 0; i < actions.size(); i++) {
-            if (actions.get(i).writesState()) {
+    /**
+     * The index of the first action of a run with {@code trigger} that writes state, or -1: later
+     * actions render from the state as it is then.
+     */
+    public int firstStateWrite(Map<String, ?> trigger) {
+        List<Action> run = actionsFor(trigger);
+        for (int i = 0; i < run.size(); i++) {
+            if (run.get(i).writesState()) {
                 return i;
             }
         }
         return -1;
+    }
+
+    /**
+     * The actions a rules run with this trigger takes: a continuation of a definition with
+     * {@code onGate} takes the list for its gate's outcome; every other run takes {@code actions}.
+     */
+    public List<Action> actionsFor(Map<String, ?> trigger) {
+        if (kind != Kind.RULES || onGate.isEmpty() || trigger == null || !"continuation".equals(trigger.get("kind"))) {
+            return actions;
+        }
+        Object gate = trigger.get("gate");
+        Object state = gate instanceof Map<?, ?> outcome ? outcome.get("state") : null;
+        return OnGate.outcomeOf(state == null ? null : state.toString()).map(onGate::of).orElse(List.of());
+    }
+
+    /**
+     * Whether a gate this agent filed, resolved to {@code gateState}, starts a continuation run:
+     * with {@code onGate}, only for an outcome it lists; without, when {@code wakeOnResolve}.
+     */
+    public boolean wakesOn(String gateState) {
+        if (onGate.isEmpty()) {
+            return wakeOnResolve;
+        }
+        return OnGate.outcomeOf(gateState).map(outcome -> !onGate.of(outcome).isEmpty()).orElse(false);
     }
 
     /** Parses a definition that passed the schema; throws {@link IllegalArgumentException} on a wrong shape. */
@@ -103,7 +141,8 @@ public record AgentSpec(
                 SpecJson.optionalInt(json, "maxParallel", 0),
                 SpecJson.optionalBoolean(json, "enabled", true),
                 state != null && state.isObject() ? (ObjectNode) state : null,
-                SpecJson.optionalBoolean(json, "wakeOnResolve", false));
+                SpecJson.optionalBoolean(json, "wakeOnResolve", false),
+                json.has("onGate") ? OnGate.from(json.get("onGate")) : OnGate.NONE);
     }
 
     /** The definition with all defaults spelled out; {@code from(toJson())} equals this spec. */
@@ -134,6 +173,9 @@ public record AgentSpec(
             json.set("state", state.deepCopy());
         }
         json.put("wakeOnResolve", wakeOnResolve);
+        if (!onGate.isEmpty()) {
+            json.set("onGate", onGate.toJson());
+        }
         return json;
     }
 
@@ -260,11 +302,85 @@ public record AgentSpec(
         }
     }
 
-    /** Per-agent ceilings the kernel enforces; each must lie within {@link DefinitionLimits}. */
-    public record Budget(
-            int runsPerHour, int cooldownSeconds, int maxRunSeconds, int toolCallsPerRun, int tokensPerRun) {
+    /**
+     * What a rules agent does when a gate one of its runs filed resolves: a list of actions for
+     * each outcome, run as a continuation whose trigger carries the gate ({@code {{trigger.gate.note}}}).
+     * {@code approved} covers a gate the owner approved, whether its execution then succeeded or
+     * failed ({@code trigger.gate.state} is {@code executed} or {@code failed}); a fenced gate (the
+     * agent changed) wakes nothing.
+     */
+    public record OnGate(List<Action> approved, List<Action> denied, List<Action> expired) {
 
-        public static final Budget DEFAULT = new Budget(60, 0, 30, 8, 4000);
+        public static final OnGate NONE = new OnGate(List.of(), List.of(), List.of());
+
+        /** The outcomes, as the definition names them. */
+        public static final List<String> OUTCOMES = List.of("approved", "denied", "expired");
+
+        public OnGate {
+            approved = approved == null ? List.of() : List.copyOf(approved);
+            denied = denied == null ? List.of() : List.copyOf(denied);
+            expired = expired == null ? List.of() : List.copyOf(expired);
+        }
+
+        public boolean isEmpty() {
+            return approved.isEmpty() && denied.isEmpty() && expired.isEmpty();
+        }
+
+        /** The outcome a gate's terminal state is: executed and failed were approved; fenced is none. */
+        public static java.util.Optional<String> outcomeOf(String gateState) {
+            if ("executed".equals(gateState) || "failed".equals(gateState)) {
+                return java.util.Optional.of("approved");
+            }
+            return "denied".equals(gateState) || "expired".equals(gateState) ? java.util.Optional.of(gateState)
+                    : java.util.Optional.empty();
+        }
+
+        /** The actions for one of {@link #OUTCOMES}. */
+        public List<Action> of(String outcome) {
+            return switch (outcome) {
+                case "approved" -> approved;
+                case "denied" -> denied;
+                case "expired" -> expired;
+                default -> List.of();
+            };
+        }
+
+        static OnGate from(JsonNode node) {
+            return new OnGate(list(node.path("approved")), list(node.path("denied")), list(node.path("expired")));
+        }
+
+        private static List<Action> list(JsonNode array) {
+            List<Action> actions = new ArrayList<>();
+            array.forEach(action -> actions.add(Action.from(action)));
+            return actions;
+        }
+
+        ObjectNode toJson() {
+            ObjectNode json = SpecJson.MAPPER.createObjectNode();
+            for (String outcome : OUTCOMES) {
+                if (!of(outcome).isEmpty()) {
+                    ArrayNode array = json.putArray(outcome);
+                    of(outcome).forEach(action -> array.add(action.toJson()));
+                }
+            }
+            return json;
+        }
+    }
+
+    /**
+     * Per-agent ceilings the kernel enforces; each must lie within {@link DefinitionLimits}.
+     * {@code cooldownWaitSeconds} is how long a trigger of a {@code queued} agent that arrives in the
+     * cooldown may wait for its next eligible time (0: it ends {@code cooldown} at once).
+     */
+    public record Budget(int runsPerHour, int cooldownSeconds, int maxRunSeconds, int toolCallsPerRun, int tokensPerRun,
+            int cooldownWaitSeconds) {
+
+        public static final Budget DEFAULT = new Budget(60, 0, 30, 8, 4000, 0);
+
+        /** A budget whose triggers never wait out a cooldown. */
+        public Budget(int runsPerHour, int cooldownSeconds, int maxRunSeconds, int toolCallsPerRun, int tokensPerRun) {
+            this(runsPerHour, cooldownSeconds, maxRunSeconds, toolCallsPerRun, tokensPerRun, 0);
+        }
 
         static Budget from(JsonNode node) {
             return new Budget(
@@ -272,7 +388,8 @@ public record AgentSpec(
                     SpecJson.optionalInt(node, "cooldownSeconds", DEFAULT.cooldownSeconds),
                     SpecJson.optionalInt(node, "maxRunSeconds", DEFAULT.maxRunSeconds),
                     SpecJson.optionalInt(node, "toolCallsPerRun", DEFAULT.toolCallsPerRun),
-                    SpecJson.optionalInt(node, "tokensPerRun", DEFAULT.tokensPerRun));
+                    SpecJson.optionalInt(node, "tokensPerRun", DEFAULT.tokensPerRun),
+                    SpecJson.optionalInt(node, "cooldownWaitSeconds", DEFAULT.cooldownWaitSeconds));
         }
 
         ObjectNode toJson() {
@@ -281,7 +398,8 @@ public record AgentSpec(
                     .put("cooldownSeconds", cooldownSeconds)
                     .put("maxRunSeconds", maxRunSeconds)
                     .put("toolCallsPerRun", toolCallsPerRun)
-                    .put("tokensPerRun", tokensPerRun);
+                    .put("tokensPerRun", tokensPerRun)
+                    .put("cooldownWaitSeconds", cooldownWaitSeconds);
         }
     }
 }

@@ -111,14 +111,22 @@ public final class DefinitionValidator {
         }
 
         private void actions() {
-            List<Action> actions = spec.actions();
+            actions("/actions", spec.actions(), body.path("actions"));
+            for (String outcome : AgentSpec.OnGate.OUTCOMES) {
+                actions(Violation.pointer("onGate", outcome), spec.onGate().of(outcome),
+                        body.path("onGate").path(outcome));
+            }
+        }
+
+        /** One list of actions ({@code actions}, or an {@code onGate} outcome's), at {@code listPath}. */
+        private void actions(String listPath, List<Action> actions, JsonNode written) {
             Allow allow = spec.allow();
             for (int i = 0; i < actions.size(); i++) {
                 Action action = actions.get(i);
-                String base = Violation.pointer("actions", i);
+                String base = listPath + "/" + i;
                 String commandPath = Violation.under(base, "command");
                 String command = action.command();
-                JsonNode params = body.path("actions").path(i).path("params");
+                JsonNode params = written.path(i).path("params");
                 if (action.isPlatform()) {
                     platformAction(base, action, params, allow);
                     templates(Violation.under(base, "params"), params);
@@ -234,6 +242,11 @@ public final class DefinitionValidator {
             if (spec.kind() == Kind.LLM && spec.instructions().isBlank()) {
                 add("/instructions", Violation.INSTRUCTIONS_REQUIRED, "an llm agent needs instructions");
             }
+            if (spec.kind() == Kind.LLM && !spec.onGate().isEmpty()) {
+                // an llm agent's continuation is a session that reads the outcome and chooses itself
+                add("/onGate", Violation.ON_GATE_NEEDS_RULES,
+                        "onGate is for rules agents; an llm agent with wakeOnResolve reads the gate's outcome");
+            }
         }
 
         private void triggers() {
@@ -322,6 +335,14 @@ public final class DefinitionValidator {
             limit("maxRunSeconds", budget.maxRunSeconds(), limits.maxRunSeconds());
             limit("toolCallsPerRun", budget.toolCallsPerRun(), limits.maxToolCallsPerRun());
             limit("tokensPerRun", budget.tokensPerRun(), limits.maxTokensPerRun());
+            limit("cooldownWaitSeconds", budget.cooldownWaitSeconds(), limits.maxCooldownSeconds());
+            if (budget.cooldownWaitSeconds() > 0 && spec.concurrency() != AgentSpec.Concurrency.QUEUED) {
+                // only a queued agent's triggers wait their turn; under any other mode a waiting
+                // run would overtake or crowd the runs the mode is there to order
+                add(Violation.pointer("budget", "cooldownWaitSeconds"), Violation.COOLDOWN_WAIT_NEEDS_QUEUED,
+                        "cooldownWaitSeconds needs concurrency: queued (this agent is "
+                                + spec.concurrency().name().toLowerCase(java.util.Locale.ROOT) + ")");
+            }
         }
 
         private void limit(String field, int value, int max) {

@@ -36,6 +36,8 @@ public record Violation(String path, String code, String message) {
     public static final String UNKNOWN_EVENT = "unknown_event";
     public static final String BUDGET_EXCEEDS_LIMIT = "budget_exceeds_limit";
     public static final String STATE_TOO_LARGE = "state_too_large";
+    public static final String COOLDOWN_WAIT_NEEDS_QUEUED = "cooldown_wait_needs_queued";
+    public static final String ON_GATE_NEEDS_RULES = "on_gate_needs_rules";
 
     public Violation {
         Objects.requireNonNull(path, "path");

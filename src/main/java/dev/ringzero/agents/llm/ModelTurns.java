@@ -83,12 +83,18 @@ final class ModelTurns {
         submit(() -> ask(runId, turn));
     }
 
-    /** After a restart: asks an asked turn again (a model call has no effect), finishes a replied one. */
+    /**
+     * After a restart: asks an asked turn again (a model call has no effect), finishes a replied
+     * one, and wakes the run again for a last turn already ready or failed: the node may have
+     * stopped between recording it and the wake, and a wake nobody waits for is harmless.
+     */
     void resume(SessionStore.Turn turn) {
         if (turn.status() == SessionStore.TurnStatus.ASKED) {
             play(turn.runId(), turn.turn());
         } else if (turn.status() == SessionStore.TurnStatus.REPLIED) {
             submit(() -> handle(turn.runId(), turn.turn()));
+        } else {
+            submit(() -> wake.turnDone(turn.runId(), turn.turn()));
         }
     }
 

@@ -151,12 +151,17 @@ class SessionStore {
                 .params(ownerId, ts(since)).query(Long.class).single();
     }
 
-    /** Turns of running runs that are asked or replied but not ready: what a restart picks up. */
+    /**
+     * What a restart picks up in running runs: turns asked or replied but not ready, and a run's
+     * last turn if it is ready or failed, since the wake that should have followed it may have
+     * been lost with the node (its run then still waits for it).
+     */
     List<Turn> unfinished() {
         return jdbc.sql("select t.run_id, t.turn, t.owner_id, t.status, t.asked_at, t.replied_at, t.tokens_in, "
                         + "t.tokens_out, t.latency_ms, t.reply_text, t.error_code, t.error from rz_llm_turn t "
-                        + "join rz_run r on r.id = t.run_id where t.status in ('asked', 'replied') "
-                        + "and r.status = 'running' order by t.asked_at")
+                        + "join rz_run r on r.id = t.run_id where r.status = 'running' and (t.status in ('asked', "
+                        + "'replied') or t.turn = (select max(l.turn) from rz_llm_turn l where l.run_id = t.run_id)) "
+                        + "order by t.asked_at")
                 .query(SessionStore::turn).list();
     }
 

@@ -1,5 +1,6 @@
 package dev.ringzero.agents.runs;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -19,11 +20,18 @@ final class AdmissionPolicy {
 
     /**
      * The run's admission. {@code active} (the agent's runs holding a slot) is read only when the
-     * kernel allowed the run: only the concurrency mode needs it.
+     * kernel allowed the run: only the concurrency mode needs it. {@code arrivedAt} is when the
+     * run's trigger arrived: a queued agent's trigger may wait out a cooldown until
+     * {@code arrivedAt + cooldownWaitSeconds}, not longer, however often it is woken.
      */
-    static AgentRuns.Admission decide(Verdict verdict, AgentSpec spec, Supplier<List<RunStore.Run>> active) {
+    static AgentRuns.Admission decide(Verdict verdict, AgentSpec spec, Supplier<List<RunStore.Run>> active,
+            Instant arrivedAt) {
         if (verdict instanceof Verdict.Deny deny) {
             return ends(deny.reason().isFence() ? RunStatus.FENCED : RunStatus.DENIED, deny.reason().wire());
+        }
+        if (verdict instanceof Verdict.OverBudget over && waitsOut(over, spec, arrivedAt)) {
+            return new AgentRuns.Admission(RunStatus.COOLING, "waits out the cooldown until " + over.nextEligibleAt(),
+                    List.of(), over.nextEligibleAt());
         }
         if (verdict instanceof Verdict.OverBudget over) {
             return ends(Budget.COOLDOWN_SECONDS.equals(over.budget()) ? RunStatus.COOLDOWN : RunStatus.RATE_LIMITED,
@@ -44,10 +52,19 @@ final class AdmissionPolicy {
         };
     }
 
+    /** A cooldown a queued agent's trigger may wait out: it ends within the definition's bound. */
+    private static boolean waitsOut(Verdict.OverBudget over, AgentSpec spec, Instant arrivedAt) {
+        int bound = spec.budget().cooldownWaitSeconds();
+        return Budget.COOLDOWN_SECONDS.equals(over.budget()) && spec.concurrency() == AgentSpec.Concurrency.QUEUED
+                && bound > 0 && over.nextEligibleAt() != null
+                && !over.nextEligibleAt().isAfter(arrivedAt.plusSeconds(bound));
+    }
+
     /** The decision ledger's reason code for an admission's status. */
     static String ledgerReason(RunStatus status) {
         return switch (status) {
-            case ADMITTED, QUEUED -> "matched";
+            // a cooling run will run once the cooldown is over (its detail says when): matched
+            case ADMITTED, QUEUED, COOLING -> "matched";
             case RATE_LIMITED -> "over_budget";
             case COOLDOWN -> "cooldown";
             case FENCED -> "fenced";

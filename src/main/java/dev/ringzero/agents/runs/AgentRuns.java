@@ -26,8 +26,15 @@ import org.springframework.stereotype.Service;
 @Service
 public class AgentRuns {
 
-    /** Admission's answer: the status to go on with, and whether queued runs must be cancelled. */
-    public record Admission(RunStatus status, String reason, List<String> cancelRuns) {
+    /**
+     * Admission's answer: the status to go on with, whether queued runs must be cancelled, and for
+     * a {@code cooling} run when it is eligible again (else null).
+     */
+    public record Admission(RunStatus status, String reason, List<String> cancelRuns, Instant eligibleAt) {
+
+        public Admission(RunStatus status, String reason, List<String> cancelRuns) {
+            this(status, reason, cancelRuns, null);
+        }
     }
 
     /**
@@ -100,6 +107,11 @@ public class AgentRuns {
     /** See {@link RunAdmission#admit}. */
     public Admission admit(RunRequest request) {
         return admission.admit(request);
+    }
+
+    /** See {@link RunAdmission#readmit}. */
+    public Admission readmit(String runId) {
+        return admission.readmit(runId);
     }
 
     /** See {@link RunPreparation#prepare}. */

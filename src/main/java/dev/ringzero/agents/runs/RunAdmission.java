@@ -2,6 +2,7 @@ package dev.ringzero.agents.runs;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 
 import dev.ringzero.agents.KernelBudgets;
@@ -47,10 +48,10 @@ final class RunAdmission {
                 request.proactive(), now);
         AgentRuns.Admission admission = spec.kind() == AgentSpec.Kind.LLM && verdict instanceof Verdict.Allow
                 && !modelConfigured.getAsBoolean() ? AdmissionPolicy.unconfigured()
-                : AdmissionPolicy.decide(verdict, spec, () -> runs.active(request.agentId()));
+                : AdmissionPolicy.decide(verdict, spec, () -> runs.active(request.agentId()), now);
         boolean admitted = admission.status() == RunStatus.ADMITTED;
         boolean counted = admitted || admission.status() == RunStatus.QUEUED;
-        boolean ended = !counted;
+        boolean ended = !counted && admission.status() != RunStatus.COOLING;
         // an admitted run starts in this transaction (prepare is its next step), so it is recorded
         // running at once: nobody could see it admitted, and the row is written once, not twice
         RunStatus recorded = admitted ? RunStatus.RUNNING : admission.status();
@@ -65,6 +66,33 @@ final class RunAdmission {
                     request.triggerKind(), AdmissionPolicy.ledgerReason(admission.status()), admission.reason(),
                     request.runId(), now);
         }
+        return admission;
+    }
+
+    /**
+     * A cooling run's timer fired (step {@code Task_AdmitAgain}): asks the kernel again, under the
+     * agent's lock as {@link #admit} does, and moves the run on to what that decides. Another
+     * trigger may have taken the slot the cooldown opened, so the run may cool again, still bound
+     * by when its own trigger arrived. A run fenced while it cooled stays ended.
+     */
+    AgentRuns.Admission readmit(String runId) {
+        RunStore.Run cooling = runs.find(runId).orElseThrow();
+        agents.lock(cooling.agentId());
+        Instant now = clock.instant();
+        RunStore.Run run = runs.find(runId).filter(found -> found.status() == RunStatus.COOLING).orElse(null);
+        if (run == null) {
+            return new AgentRuns.Admission(RunStatus.FENCED, "no longer cooling", List.of());
+        }
+        AgentSpec spec = agents.spec(run.agentId(), run.revision());
+        Verdict verdict = kernel.admitRun(new Subject.AgentRun(run.ownerId(), run.agentId(), run.revision(), run.id()),
+                KernelBudgets.of(spec), runs.usage(run.agentId(), now), run.proactive(), now);
+        AgentRuns.Admission admission = AdmissionPolicy.decide(verdict, spec, () -> runs.active(run.agentId()),
+                run.createdAt());
+        boolean admitted = admission.status() == RunStatus.ADMITTED;
+        boolean counted = admitted || admission.status() == RunStatus.QUEUED;
+        RunStatus recorded = admitted ? RunStatus.RUNNING : admission.status();
+        String reason = admission.status() == RunStatus.COOLING || !counted ? admission.reason() : null;
+        runs.readmitted(runId, recorded, reason, counted, now);
         return admission;
     }
 }

@@ -77,11 +77,14 @@ final class RunEnding {
         return runs.end(runId, RunStatus.FAILED, reason, clock.instant());
     }
 
-    /** Ends queued runs of an agent whose policy changed (disabled, revised, deleted); returns them. */
+    /**
+     * Ends the waiting runs (queued, cooling) of an agent whose policy changed (disabled, revised,
+     * deleted); returns them.
+     */
     List<String> fenceQueued(String agentId, String reason) {
         List<String> fenced = new ArrayList<>();
-        for (RunStore.Run run : runs.active(agentId)) {
-            if (run.status() == RunStatus.QUEUED && runs.end(run.id(), RunStatus.FENCED, reason, clock.instant())) {
+        for (RunStore.Run run : runs.waiting(agentId)) {
+            if (runs.end(run.id(), RunStatus.FENCED, reason, clock.instant())) {
                 fenced.add(run.id());
             }
         }

@@ -47,7 +47,7 @@ final class RunPreparation {
         AgentSpec spec = agents.spec(run.agentId(), run.revision());
         Map<String, Object> context = templateContext(run);
         List<RunStore.NewAction> actions = new ArrayList<>();
-        for (AgentSpec.Action action : spec.actions()) {
+        for (AgentSpec.Action action : spec.actionsFor(trigger(run))) {
             Map<String, Object> params = Templates.renderParams(action.params(), context);
             actions.add(new RunStore.NewAction(action.gadget(), action.command(), StoredJson.write(json, params)));
         }
@@ -63,12 +63,14 @@ final class RunPreparation {
      */
     RunStore.Action renderAgain(RunStore.Run run, RunStore.Action action) {
         AgentSpec spec = agents.spec(run.agentId(), run.revision());
-        int firstWrite = spec.firstStateWrite();
+        Map<String, Object> trigger = trigger(run);
+        List<AgentSpec.Action> written = spec.actionsFor(trigger);
+        int firstWrite = spec.firstStateWrite(trigger);
         if (spec.kind() != AgentSpec.Kind.RULES || firstWrite < 0 || action.index() <= firstWrite
-                || action.index() >= spec.actions().size()) {
+                || action.index() >= written.size()) {
             return action;
         }
-        Map<String, Object> params = Templates.renderParams(spec.actions().get(action.index()).params(),
+        Map<String, Object> params = Templates.renderParams(written.get(action.index()).params(),
                 templateContext(run));
         String rendered = StoredJson.write(json, params);
         if (rendered.equals(action.params())) {
@@ -78,9 +80,14 @@ final class RunPreparation {
         return runs.actions(run.id()).get(action.index());
     }
 
+    /** The run's trigger as stored (an event, a schedule's tick, an invocation, a gate's outcome). */
+    private Map<String, Object> trigger(RunStore.Run run) {
+        return run.triggerData() == null ? Map.of() : StoredJson.map(json, run.triggerData());
+    }
+
     /** What the run's templates may read: its trigger, the run itself and the agent's state. */
     Map<String, Object> templateContext(RunStore.Run run) {
-        Map<String, Object> trigger = run.triggerData() == null ? Map.of() : StoredJson.map(json, run.triggerData());
+        Map<String, Object> trigger = trigger(run);
         return TemplateContext.of(trigger, run.id(), run.revision(), run.agentId(), agents.state(run.agentId()));
     }
 }

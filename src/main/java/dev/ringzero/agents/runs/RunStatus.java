@@ -8,9 +8,12 @@ import java.util.Set;
  * or ended before running. {@code queued} is a run waiting for its turn under {@code concurrency: queued}.
  * A run admitted at once starts in the transaction that admits it, so its row is written
  * {@code running} straight away ({@link RunAdmission#admit}); {@code admitted} is admission's verdict.
+ * {@code cooling} is a run of a queued agent that arrived in the cooldown and waits on a timer for its
+ * next eligible time (its budget's {@code cooldownWaitSeconds}); it holds no slot and counts against
+ * no budget until it is admitted then ({@link RunAdmission#readmit}).
  */
 public enum RunStatus {
-    ADMITTED, QUEUED, RUNNING, SUCCEEDED, FAILED, PARTIALLY_FAILED,
+    ADMITTED, QUEUED, COOLING, RUNNING, SUCCEEDED, FAILED, PARTIALLY_FAILED,
     RATE_LIMITED, COOLDOWN, FENCED, DENIED, SKIPPED_OFFLINE, DROPPED_CONCURRENCY;
 
     /** Statuses of a run that holds a concurrency slot. */

@@ -79,11 +79,35 @@ public class RunStore implements RunRecords {
 
     void insert(Run run, boolean counted) {
         reads.put(runKey(run.id()), Optional.of(run));
-        jdbc.sql("insert into rz_run(" + RUN_COLUMNS + ", counted) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        jdbc.sql("insert into rz_run(" + RUN_COLUMNS + ", counted, counted_at) "
+                        + "values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
                 .params(run.id(), run.agentId(), run.ownerId(), run.revision(), run.triggerKind(), run.triggerData(),
                         run.eventId(), run.proactive(), run.status().wire(), reasonColumn(run.reason()), ts(run.createdAt()),
-                        ts(run.startedAt()), ts(run.endedAt()), counted)
+                        ts(run.startedAt()), ts(run.endedAt()), counted, counted ? ts(run.createdAt()) : null)
                 .update();
+    }
+
+    /**
+     * A cooling run admitted again once its cooldown is over: it takes {@code to} (running, queued,
+     * or the status it ends with) and, when {@code counted}, counts against the budgets from
+     * {@code at}. False if it was no longer cooling (fenced meanwhile).
+     */
+    boolean readmitted(String runId, RunStatus to, String reason, boolean counted, Instant at) {
+        boolean ends = !counted && to != RunStatus.COOLING;
+        boolean starts = to == RunStatus.RUNNING;
+        boolean moved = jdbc.sql("update rz_run set status = ?, reason = ?, counted = ?, counted_at = ?, "
+                        + "started_at = ?, ended_at = ? where id = ? and status = 'cooling'")
+                .params(to.wire(), reasonColumn(reason), counted, counted ? ts(at) : null, starts ? ts(at) : null,
+                        ends ? ts(at) : null, runId)
+                .update() == 1;
+        if (moved) {
+            reads.<Optional<Run>>change(runKey(runId), run -> run.map(r -> new Run(r.id(), r.agentId(), r.ownerId(),
+                    r.revision(), r.triggerKind(), r.triggerData(), r.eventId(), r.proactive(), to, reasonColumn(reason),
+                    r.createdAt(), starts ? at : null, ends ? at : null)));
+        } else {
+            reads.forget(runKey(runId));
+        }
+        return moved;
     }
 
     /** Moves a run between statuses; false if it was not in {@code from} (e.g. fenced meanwhile). */
@@ -105,10 +129,10 @@ public class RunStore implements RunRecords {
         return moved;
     }
 
-    /** Ends a run that is still active, whatever its active status. */
+    /** Ends a run that has not ended, whatever its status (active or cooling). */
     public boolean end(String runId, RunStatus to, String reason, Instant at) {
         boolean ended = jdbc.sql("update rz_run set status = ?, reason = coalesce(?, reason), ended_at = ? where id = ? "
-                        + "and status in ('admitted', 'queued', 'running')")
+                        + "and status in ('admitted', 'queued', 'cooling', 'running')")
                 .params(to.wire(), reasonColumn(reason), ts(at), runId).update() == 1;
         return changed(runId, ended, to, reason, at);
     }
@@ -135,15 +159,23 @@ public class RunStore implements RunRecords {
                 .param(agentId).query(RunStore::map).list();
     }
 
+    /** Runs of an agent that wait, for their turn (queued) or out a cooldown (cooling), oldest first. */
+    List<Run> waiting(String agentId) {
+        return jdbc.sql("select " + RUN_COLUMNS + " from rz_run where agent_id = ? "
+                        + "and status in ('queued', 'cooling') order by created_at")
+                .param(agentId).query(RunStore::map).list();
+    }
+
     /**
-     * Counted (admitted) runs in the budget window, for the kernel's budget check; on PostgreSQL
-     * answered from the partial index {@code ix_run_budget} alone (changelog 006).
+     * Counted (admitted) runs in the budget window, by when they were admitted, for the kernel's
+     * budget check; on PostgreSQL answered from the partial index {@code ix_run_budget} alone
+     * (changelogs 006, 009).
      */
     @Override
     public BudgetUsage usage(String agentId, Instant now) {
         Timestamp hourAgo = ts(now.minusSeconds(3600));
-        return jdbc.sql("select count(*), min(created_at), (select max(created_at) from rz_run where agent_id = ? "
-                        + "and counted) from rz_run where agent_id = ? and counted and created_at > ?")
+        return jdbc.sql("select count(*), min(counted_at), (select max(counted_at) from rz_run where agent_id = ? "
+                        + "and counted) from rz_run where agent_id = ? and counted and counted_at > ?")
                 .params(agentId, agentId, hourAgo)
                 .query((rs, n) -> new BudgetUsage(rs.getInt(1), Optional.ofNullable(instant(rs.getTimestamp(2))),
                         Optional.ofNullable(instant(rs.getTimestamp(3)))))

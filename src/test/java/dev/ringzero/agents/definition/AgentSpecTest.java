@@ -98,6 +98,31 @@ class AgentSpecTest {
     }
 
     @Test
+    void onGateRoundTripsAndChoosesAContinuationsActionsByTheGatesOutcome() {
+        AgentSpec spec = AgentSpec.from(edit(BARK, d -> set(d, "/onGate", """
+                {"approved": [{"gadget": "desk-1", "command": "speaker.play_url", "params": {"url": "https://example.org/yes.mp3"}}],
+                 "denied": [{"do": "state.set", "params": {"key": "refused", "value": true}}]}
+                """)));
+
+        ObjectNode written = spec.toJson();
+        assertThat(AgentSpec.from(written)).isEqualTo(spec);
+        assertThat(AgentSchema.validate(written)).isEmpty();
+        assertThat(spec.actionsFor(java.util.Map.of("kind", "continuation", "gate", java.util.Map.of("state", "failed"))))
+                .isEqualTo(spec.onGate().approved());
+        assertThat(spec.actionsFor(java.util.Map.of("kind", "continuation", "gate", java.util.Map.of("state", "denied"))))
+                .isEqualTo(spec.onGate().denied());
+        assertThat(spec.actionsFor(java.util.Map.of("kind", "continuation", "gate", java.util.Map.of("state", "expired"))))
+                .isEmpty();
+        assertThat(spec.actionsFor(java.util.Map.of("kind", "gadget.event"))).isEqualTo(spec.actions());
+        assertThat(spec.wakesOn("executed")).isTrue();
+        assertThat(spec.wakesOn("denied")).isTrue();
+        assertThat(spec.wakesOn("expired")).isFalse();
+        assertThat(spec.wakesOn("fenced")).isFalse();
+        assertThat(spec.firstStateWrite(java.util.Map.of("kind", "continuation", "gate", java.util.Map.of("state", "denied"))))
+                .isZero();
+    }
+
+    @Test
     void toJsonSpellsOutTheDefaults() {
         ObjectNode written = AgentSpec.from(json(MINIMAL)).toJson();
 

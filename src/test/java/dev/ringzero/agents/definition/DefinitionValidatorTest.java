@@ -460,6 +460,43 @@ class DefinitionValidatorTest {
         }
 
         @Test
+        void onGateActionsAreCheckedAsActionsAreWithTheirOwnPaths() {
+            List<Violation> found = violations(edit(BARK, d -> set(d, "/onGate", """
+                    {"denied": [{"gadget": "desk-1", "command": "speaker.play_url",
+                                 "params": {"url": "https://example.org/{{trigger.gate.state}}.mp3"}},
+                                {"gadget": "desk-1", "command": "self.destruct", "params": {}}]}
+                    """)));
+            assertThat(found).extracting(Violation::path, Violation::code)
+                    .contains(tuple("/onGate/denied/1/command", Violation.UNREGISTERED_COMMAND));
+            assertThat(found).extracting(Violation::path).noneMatch(path -> path.startsWith("/onGate/denied/0"));
+            valid(edit(BARK, d -> set(d, "/onGate", """
+                    {"expired": [{"gadget": "desk-1", "command": "speaker.play_url",
+                                  "params": {"url": "https://example.org/late.mp3"}}]}
+                    """)));
+            refusedOnlyFor(edit(BARK, d -> set(d, "/onGate", """
+                    {"approved": [{"do": "email.send", "params": {"to": ["a@b.example"], "subject": "s", "body": "b"}}]}
+                    """)), "/onGate/approved/0/do", Violation.INTENT_NOT_ALLOWED);
+        }
+
+        @Test
+        void onGateIsForRulesAgents() {
+            assertThat(violations(edit(LLM, d -> set(d, "/onGate", """
+                    {"expired": [{"gadget": "desk-1", "command": "display.show_text", "params": {"text": "late"}}]}
+                    """)))).extracting(Violation::path, Violation::code)
+                    .contains(tuple("/onGate", Violation.ON_GATE_NEEDS_RULES));
+        }
+
+        @Test
+        void aCooldownWaitNeedsAQueuedAgentAndStaysWithinTheCooldownLimit() {
+            refusedOnlyFor(edit(BARK, d -> set(d, "/budget/cooldownWaitSeconds", "30")),
+                    "/budget/cooldownWaitSeconds", Violation.COOLDOWN_WAIT_NEEDS_QUEUED);
+            refusedOnlyFor(edit(BARK, d -> set(set(d, "/concurrency", "\"queued\""),
+                    "/budget/cooldownWaitSeconds", "86401")), "/budget/cooldownWaitSeconds", Violation.BUDGET_EXCEEDS_LIMIT);
+            valid(edit(BARK, d -> set(set(d, "/concurrency", "\"queued\""),
+                    "/budget/cooldownWaitSeconds", "30")));
+        }
+
+        @Test
         void budgetAtTheLimitsIsAccepted() {
             valid(edit(BARK, d -> set(d, "/budget", """
                     {"runsPerHour": 3600, "cooldownSeconds": 86400, "maxRunSeconds": 600,
@@ -573,7 +610,7 @@ class DefinitionValidatorTest {
 
             assertThat(spec.actions().get(0).isPlatform()).isTrue();
             assertThat(spec.actions().get(0).writesState()).isTrue();
-            assertThat(spec.firstStateWrite()).isZero();
+            assertThat(spec.firstStateWrite(java.util.Map.of("kind", "invoke"))).isZero();
             assertThat(AgentSpec.from(spec.toJson())).isEqualTo(spec);
         }
 

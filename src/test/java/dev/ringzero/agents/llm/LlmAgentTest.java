@@ -36,6 +36,12 @@ class LlmAgentTest extends OwnerWithDeskBotTest {
     @Autowired
     java.util.concurrent.ThreadPoolExecutor llmWorkers;
 
+    @Autowired
+    org.camunda.bpm.engine.RuntimeService runtime;
+
+    @Autowired
+    org.camunda.bpm.engine.ManagementService management;
+
     private String marker;
     private ScriptedModel.Script model;
 
@@ -277,6 +283,32 @@ class LlmAgentTest extends OwnerWithDeskBotTest {
         assertThat(run.path("status").asText()).as(run.toString()).isEqualTo("succeeded");
         Awaitility.await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> said().size() == 1);
         assertThat(run.path("actions")).hasSize(1);
+    }
+
+    @Test
+    void aReadyTurnWhoseWakeWasLostIsWokenAgainAtRestart() {
+        // the fault suite's case: the node stopped after the turn was recorded ready, before its wake
+        model.then(Reply.toolCalls("speaker__say", "{\"text\":\"woken\"}").after(Duration.ofMillis(500)))
+                .then(Reply.answer("done"));
+        String runId = Agents.runNow(alice, sayingAgent());
+        String instance = runtime.createProcessInstanceQuery().processInstanceBusinessKey(runId).singleResult().getId();
+        // the wake cannot reach a suspended instance; its deadline is pushed out of the test's reach
+        runtime.suspendProcessInstanceById(instance);
+        management.createJobQuery().processInstanceId(instance).list()
+                .forEach(job -> management.setJobDuedate(job.getId(), java.util.Date.from(
+                        java.time.Instant.now().plus(Duration.ofHours(1)))));
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> "ready".equals(jdbc.sql(
+                "select status from rz_llm_turn where run_id = ? and turn = 1").param(runId).query(String.class)
+                .optional().orElse("")));
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> llmWorkers.getActiveCount() == 0); // it gave up
+        runtime.activateProcessInstanceById(instance);
+        Awaitility.await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> said().isEmpty());
+
+        sessions.resumeUnfinished();
+
+        JsonNode run = ended(runId);
+        assertThat(run.path("status").asText()).as(run.toString()).isEqualTo("succeeded");
+        assertThat(said()).hasSize(1);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.ringzero.agents.runs;
 
+import static dev.ringzero.agents.runs.RunFixtures.T0;
 import static dev.ringzero.agents.runs.RunFixtures.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,7 +35,7 @@ class AdmissionPolicyTest {
     @Test
     void aFencingDenialEndsTheRunFencedWithTheReasonCode() {
         AgentRuns.Admission underTest = AdmissionPolicy.decide(new Verdict.Deny(DenyReason.AGENT_DISABLED, "off"),
-                spec(), unread());
+                spec(), unread(), T0);
 
         assertThat(underTest).isEqualTo(new AgentRuns.Admission(RunStatus.FENCED, "agent_disabled", List.of()));
     }
@@ -42,7 +43,7 @@ class AdmissionPolicyTest {
     @Test
     void aDenialThatIsNoFenceEndsTheRunDenied() {
         AgentRuns.Admission underTest = AdmissionPolicy.decide(new Verdict.Deny(DenyReason.NOT_ALLOWED, "no"),
-                spec(), unread());
+                spec(), unread(), T0);
 
         assertThat(underTest).isEqualTo(new AgentRuns.Admission(RunStatus.DENIED, "not_allowed", List.of()));
     }
@@ -52,7 +53,7 @@ class AdmissionPolicyTest {
         Instant next = Instant.parse("2026-11-29T11:00:00Z");
 
         AgentRuns.Admission underTest = AdmissionPolicy.decide(new Verdict.OverBudget(Budget.RUNS_PER_HOUR, next),
-                spec(), unread());
+                spec(), unread(), T0);
 
         assertThat(underTest.status()).isEqualTo(RunStatus.RATE_LIMITED);
         assertThat(underTest.reason()).isEqualTo("runsPerHour; next eligible at 2026-11-29T11:00:00Z");
@@ -61,14 +62,57 @@ class AdmissionPolicyTest {
     @Test
     void aRunWithinTheCooldownEndsCooldownWithTheBudgetAsReason() {
         AgentRuns.Admission underTest = AdmissionPolicy.decide(
-                new Verdict.OverBudget(Budget.COOLDOWN_SECONDS, null), spec(), unread());
+                new Verdict.OverBudget(Budget.COOLDOWN_SECONDS, null), spec(), unread(), T0);
 
         assertThat(underTest).isEqualTo(new AgentRuns.Admission(RunStatus.COOLDOWN, "cooldownSeconds", List.of()));
     }
 
     @Test
+    void aQueuedAgentsTriggerInTheCooldownCoolsUntilItsNextEligibleTimeWhenThatIsWithinTheWait() {
+        Instant eligible = T0.plusSeconds(20);
+
+        AgentRuns.Admission underTest = AdmissionPolicy.decide(new Verdict.OverBudget(Budget.COOLDOWN_SECONDS, eligible),
+                waiting(Concurrency.QUEUED, 30), unread(), T0);
+
+        assertThat(underTest).isEqualTo(new AgentRuns.Admission(RunStatus.COOLING,
+                "waits out the cooldown until 2026-11-29T10:00:20Z", List.of(), eligible));
+        assertThat(AdmissionPolicy.ledgerReason(RunStatus.COOLING)).isEqualTo("matched");
+    }
+
+    @Test
+    void aCooldownThatEndsAfterTheWaitEndsTheRunCooldownCountedFromItsArrivalNotFromNow() {
+        Instant eligible = T0.plusSeconds(31);
+
+        assertThat(AdmissionPolicy.decide(new Verdict.OverBudget(Budget.COOLDOWN_SECONDS, eligible),
+                waiting(Concurrency.QUEUED, 30), unread(), T0).status()).isEqualTo(RunStatus.COOLDOWN);
+        // woken at T0+25 with another 20 s of cooldown ahead: still bound by the arrival at T0
+        assertThat(AdmissionPolicy.decide(new Verdict.OverBudget(Budget.COOLDOWN_SECONDS, T0.plusSeconds(45)),
+                waiting(Concurrency.QUEUED, 30), unread(), T0).status()).isEqualTo(RunStatus.COOLDOWN);
+        assertThat(AdmissionPolicy.decide(new Verdict.OverBudget(Budget.COOLDOWN_SECONDS, T0.plusSeconds(30)),
+                waiting(Concurrency.QUEUED, 30), unread(), T0).status()).isEqualTo(RunStatus.COOLING);
+    }
+
+    @Test
+    void onlyTheCooldownIsWaitedOutAndOnlyByAQueuedAgentThatAsksToWait() {
+        Instant soon = T0.plusSeconds(5);
+
+        assertThat(AdmissionPolicy.decide(new Verdict.OverBudget(Budget.RUNS_PER_HOUR, soon),
+                waiting(Concurrency.QUEUED, 30), unread(), T0).status()).isEqualTo(RunStatus.RATE_LIMITED);
+        assertThat(AdmissionPolicy.decide(new Verdict.OverBudget(Budget.COOLDOWN_SECONDS, soon),
+                waiting(Concurrency.QUEUED, 0), unread(), T0).status()).isEqualTo(RunStatus.COOLDOWN);
+        assertThat(AdmissionPolicy.decide(new Verdict.OverBudget(Budget.COOLDOWN_SECONDS, soon),
+                waiting(Concurrency.SINGLE, 30), unread(), T0).status()).isEqualTo(RunStatus.COOLDOWN);
+    }
+
+    private static AgentSpec waiting(Concurrency concurrency, int cooldownWaitSeconds) {
+        AgentSpec base = spec(concurrency, 1, 30);
+        return new AgentSpec(base.name(), null, base.gadgets(), base.kind(), base.triggers(), base.actions(), null,
+                null, new AgentSpec.Budget(60, 10, 30, 8, 4000, cooldownWaitSeconds), concurrency, 1, true, null, false);
+    }
+
+    @Test
     void aGateAtAdmissionEndsTheRunDeniedWithTheVerdict() {
-        AgentRuns.Admission underTest = AdmissionPolicy.decide(new Verdict.Gate(null), spec(), unread());
+        AgentRuns.Admission underTest = AdmissionPolicy.decide(new Verdict.Gate(null), spec(), unread(), T0);
 
         assertThat(underTest).isEqualTo(new AgentRuns.Admission(RunStatus.DENIED, "gate", List.of()));
     }
@@ -79,7 +123,7 @@ class AdmissionPolicyTest {
         AgentSpec llm = new AgentSpec(rules.name(), null, rules.gadgets(), AgentSpec.Kind.LLM, List.of(), List.of(),
                 "be nice", null, null, null, 0, true, null, false);
 
-        assertThat(AdmissionPolicy.decide(ALLOW, llm, NONE_ACTIVE).status()).isEqualTo(RunStatus.ADMITTED);
+        assertThat(AdmissionPolicy.decide(ALLOW, llm, NONE_ACTIVE, T0).status()).isEqualTo(RunStatus.ADMITTED);
     }
 
     @Test
@@ -94,9 +138,9 @@ class AdmissionPolicyTest {
     void singleAdmitsARunOnlyWhileNoOtherIsActive() {
         AgentSpec single = spec(Concurrency.SINGLE, 1, 30);
 
-        assertThat(AdmissionPolicy.decide(ALLOW, single, NONE_ACTIVE))
+        assertThat(AdmissionPolicy.decide(ALLOW, single, NONE_ACTIVE, T0))
                 .isEqualTo(new AgentRuns.Admission(RunStatus.ADMITTED, null, List.of()));
-        assertThat(AdmissionPolicy.decide(ALLOW, single, active("r0")))
+        assertThat(AdmissionPolicy.decide(ALLOW, single, active("r0"), T0))
                 .isEqualTo(new AgentRuns.Admission(RunStatus.DROPPED_CONCURRENCY, "single: run r0 is active",
                         List.of()));
     }
@@ -105,8 +149,8 @@ class AdmissionPolicyTest {
     void parallelAdmitsRunsUpToItsMaximum() {
         AgentSpec parallel = spec(Concurrency.PARALLEL, 2, 30);
 
-        assertThat(AdmissionPolicy.decide(ALLOW, parallel, active("r0")).status()).isEqualTo(RunStatus.ADMITTED);
-        assertThat(AdmissionPolicy.decide(ALLOW, parallel, active("r0", "r1")))
+        assertThat(AdmissionPolicy.decide(ALLOW, parallel, active("r0"), T0).status()).isEqualTo(RunStatus.ADMITTED);
+        assertThat(AdmissionPolicy.decide(ALLOW, parallel, active("r0", "r1"), T0))
                 .isEqualTo(new AgentRuns.Admission(RunStatus.DROPPED_CONCURRENCY, "parallel: 2 runs active",
                         List.of()));
     }
@@ -115,15 +159,15 @@ class AdmissionPolicyTest {
     void queuedQueuesARunBehindAnActiveOneAndAdmitsItWhenNoneIs() {
         AgentSpec queued = spec(Concurrency.QUEUED, 1, 30);
 
-        assertThat(AdmissionPolicy.decide(ALLOW, queued, active("r0")))
+        assertThat(AdmissionPolicy.decide(ALLOW, queued, active("r0"), T0))
                 .isEqualTo(new AgentRuns.Admission(RunStatus.QUEUED, null, List.of()));
-        assertThat(AdmissionPolicy.decide(ALLOW, queued, NONE_ACTIVE).status()).isEqualTo(RunStatus.ADMITTED);
+        assertThat(AdmissionPolicy.decide(ALLOW, queued, NONE_ACTIVE, T0).status()).isEqualTo(RunStatus.ADMITTED);
     }
 
     @Test
     void restartAdmitsTheRunAndCancelsEveryActiveOne() {
         AgentRuns.Admission underTest = AdmissionPolicy.decide(ALLOW, spec(Concurrency.RESTART, 1, 30),
-                active("r0", "r1"));
+                active("r0", "r1"), T0);
 
         assertThat(underTest).isEqualTo(new AgentRuns.Admission(RunStatus.ADMITTED, null, List.of("r0", "r1")));
     }
