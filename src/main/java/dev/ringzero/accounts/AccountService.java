@@ -71,6 +71,43 @@ public class AccountService {
                 .optional();
     }
 
+    /** A signed-in session: a fresh API token of the account, as {@code POST /api/v1/sign-in} hands it out. */
+    public record Session(String accountId, Role role, String token) {
+    }
+
+    /**
+     * Signs an owner or analyst in with the password they log in to Tasklist and Cockpit with: a
+     * fresh token of their own, for the automations page. A wrong id and a wrong password look the
+     * same. The administrator has no automations and keeps to HTTP Basic on the admin routes.
+     */
+    @Transactional
+    public Session signIn(String id, String password) {
+        if (id == null || password == null || !ACCOUNT_ID.matcher(id).matches() || !logins.checkPassword(id, password)) {
+            throw new Refusal(Refusal.Kind.UNAUTHENTICATED, "unauthorized", "wrong account id or password");
+        }
+        Role role = jdbc.sql("select role from rz_account where id = ?").param(id).query(String.class).optional()
+                .map(Role::valueOf)
+                .orElseThrow(() -> new Refusal(Refusal.Kind.UNAUTHENTICATED, "unauthorized",
+                        "wrong account id or password"));
+        if (role != Role.OWNER && role != Role.ANALYST) {
+            throw Refusal.forbidden("forbidden", "only owners and analysts sign in here; the administrator uses "
+                    + "HTTP Basic on /api/v1/admin and the Camunda webapps");
+        }
+        return new Session(id, role, issueToken(id, role));
+    }
+
+    /** Forgets one token (signing out): it authenticates nothing afterwards. */
+    @Transactional
+    public void revoke(String token) {
+        jdbc.sql("delete from rz_api_token where token_hash = ?").param(Tokens.sha256(token)).update();
+    }
+
+    /** The role an account was created with, if it exists. */
+    public Optional<Role> roleOf(String id) {
+        return jdbc.sql("select role from rz_account where id = ?").param(id).query(String.class).optional()
+                .map(Role::valueOf);
+    }
+
     public boolean exists(String id) {
         return jdbc.sql("select count(*) from rz_account where id = ?").param(id).query(Integer.class).single() > 0;
     }

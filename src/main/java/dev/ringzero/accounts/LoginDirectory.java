@@ -21,6 +21,14 @@ public interface LoginDirectory {
     /** Sets a login's password (and lifts any lock the directory holds on it). */
     void setPassword(String id, String password);
 
+    /**
+     * Who is logged in to the webapps (Tasklist, Cockpit) in this HTTP session, if anyone: how a
+     * Cockpit plugin's calls to the platform are known without a token of their own.
+     */
+    default java.util.Optional<String> webappUser(jakarta.servlet.http.HttpSession session) {
+        return java.util.Optional.empty();
+    }
+
     /** Mirrors an account: a login with this password, in the group of its role. */
     void createUser(String id, String password, String displayName, Caller.Role role);
 }

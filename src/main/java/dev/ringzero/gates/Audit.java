@@ -80,6 +80,69 @@ public class Audit {
                 .query(Audit::map).list();
     }
 
+    /**
+     * What a reader of the trail asks for: every field is optional but {@code limit}. {@code ownerId}
+     * null reads every owner's entries (analysts); {@code before} is the id of the last entry of the
+     * previous page (entries come newest first); {@code from} is inclusive, {@code to} exclusive.
+     */
+    public record Query(String ownerId, Instant from, Instant to, String agentId, String gadgetId,
+            List<String> kinds, Long before, int limit) {
+    }
+
+    /** One entry as read back, with the gadget it concerned where the record names one. */
+    public record Listed(Entry entry, String gadgetId) {
+    }
+
+    /**
+     * Entries matching the query, newest first. The audit row has no gadget of its own: a gate's
+     * entry concerns its gate's gadget, a run's device command the gadget the run sent it to (the
+     * run's action of that command); computing it here keeps the run's hot path free of lookups.
+     */
+    public List<Listed> query(Query query) {
+        StringBuilder sql = new StringBuilder("select * from (select a.*, coalesce(g.gadget_id, "
+                + "(select min(ra.gadget_id) from rz_run_action ra where ra.run_id = a.run_id and a.gate_id is null "
+                + "and ra.command = a.intent)) as gadget from rz_audit a left join rz_gate g on g.id = a.gate_id");
+        List<Object> params = new java.util.ArrayList<>();
+        List<String> where = new java.util.ArrayList<>();
+        if (query.ownerId() != null) {
+            where.add("a.owner_id = ?");
+            params.add(query.ownerId());
+        }
+        if (query.from() != null) {
+            where.add("a.at >= ?");
+            params.add(Timestamp.from(query.from()));
+        }
+        if (query.to() != null) {
+            where.add("a.at < ?");
+            params.add(Timestamp.from(query.to()));
+        }
+        if (query.agentId() != null) {
+            where.add("a.agent_id = ?");
+            params.add(query.agentId());
+        }
+        if (query.kinds() != null && !query.kinds().isEmpty()) {
+            where.add("a.disposition in (" + String.join(", ", java.util.Collections.nCopies(query.kinds().size(), "?"))
+                    + ")");
+            params.addAll(query.kinds());
+        }
+        if (query.before() != null) {
+            where.add("a.id < ?");
+            params.add(query.before());
+        }
+        if (!where.isEmpty()) {
+            sql.append(" where ").append(String.join(" and ", where));
+        }
+        sql.append(") entries");
+        if (query.gadgetId() != null) {
+            sql.append(" where gadget = ?");
+            params.add(query.gadgetId());
+        }
+        sql.append(" order by id desc limit ?");
+        params.add(query.limit());
+        return jdbc.sql(sql.toString()).params(params)
+                .query((rs, n) -> new Listed(map(rs, n), rs.getString("gadget"))).list();
+    }
+
     private static Entry map(java.sql.ResultSet rs, int n) throws java.sql.SQLException {
         return new Entry(rs.getLong("id"), rs.getTimestamp("at").toInstant(), rs.getString("owner_id"),
                 rs.getString("agent_id"), rs.getString("run_id"), rs.getString("gate_id"), rs.getString("intent"),

@@ -52,13 +52,16 @@ class GateController {
     @GetMapping
     @Operation(summary = "The owner's gates, optionally by state")
     List<GateView> list(Caller caller, @RequestParam(required = false) String state) {
-        return gates.list(caller.accountId(), GateView.stateFilter(state)).stream().map(gate -> GateView.of(gate, json))
-                .toList();
+        return gates.list(caller.accountId(), GateView.stateFilter(state)).stream().map(this::withTask).toList();
     }
 
     @GetMapping("/{id}")
     GateView get(Caller caller, @PathVariable String id) {
-        return GateView.of(gates.get(caller.accountId(), id), json);
+        return withTask(gates.get(caller.accountId(), id));
+    }
+
+    private GateView withTask(Gate gate) {
+        return GateView.of(gate, json, gates.reviewTaskId(gate).orElse(null));
     }
 
     @PostMapping("/{id}/approve")

@@ -24,6 +24,11 @@ public interface GateEngine {
     /** Moves a gate that waits for its device's answer on; nothing if it does not wait. */
     void answered(String gateId);
 
+    /** The id of the gate's open review task (what Tasklist shows), if it waits for a person. */
+    default java.util.Optional<String> reviewTaskId(Gate gate) {
+        return java.util.Optional.empty();
+    }
+
     /** Whether the gate's process will still act on it by itself (running, no job out of retries). */
     boolean carriesOn(Gate gate);
 }

@@ -40,10 +40,13 @@ public class GateService implements GateDesk {
     private final GateBriefing briefing;
     private final RunActionRecords runActions;
     private final RunIntents runIntents;
+    private final GateEngine engine;
 
     GateService(GateStore store, IntentExecutors executors, GateProposals proposals, GateFiling filing,
             AutoExecution auto, GateDecisions decisions, ExactlyOnce execution, ReviewExpiry expiry,
-            GateFences fences, GateBriefing briefing, RunActionRecords runActions, RunIntents runIntents) {
+            GateFences fences, GateBriefing briefing, RunActionRecords runActions, RunIntents runIntents,
+            GateEngine engine) {
+        this.engine = engine;
         this.store = store;
         this.executors = executors;
         this.proposals = proposals;
@@ -104,6 +107,17 @@ public class GateService implements GateDesk {
 
     public List<Gate> list(String ownerId, GateState state) {
         return store.list(ownerId, state, 200);
+    }
+
+    /** Ended gates of every owner, newest first (the analysts' history); see {@link GateStore#ended}. */
+    public List<Gate> ended(String agentId, String gadgetId, List<String> states, java.time.Instant from,
+            java.time.Instant to, java.time.Instant afterFiledAt, String afterId, int limit) {
+        return store.ended(agentId, gadgetId, states, from, to, afterFiledAt, afterId, limit);
+    }
+
+    /** The Tasklist task a pending gate waits in, for a link to its form; empty once decided. */
+    public java.util.Optional<String> reviewTaskId(Gate gate) {
+        return gate.state() == GateState.PENDING ? engine.reviewTaskId(gate) : java.util.Optional.empty();
     }
 
     /**

@@ -60,6 +60,47 @@ class GateStore {
                 .params(ownerId, state.wire(), limit).query(GateStore::map).list();
     }
 
+    /**
+     * Ended gates of every owner (analysts), newest first by filing; null filters do not filter.
+     * {@code afterFiledAt}/{@code afterId}: the last gate of the previous page.
+     */
+    List<Gate> ended(String agentId, String gadgetId, List<String> states, java.time.Instant from,
+            java.time.Instant to, java.time.Instant afterFiledAt, String afterId, int limit) {
+        StringBuilder sql = new StringBuilder("select " + COLUMNS + " from rz_gate where state in ('executed', "
+                + "'failed', 'denied', 'expired', 'fenced')");
+        List<Object> params = new java.util.ArrayList<>();
+        if (agentId != null) {
+            sql.append(" and agent_id = ?");
+            params.add(agentId);
+        }
+        if (gadgetId != null) {
+            sql.append(" and gadget_id = ?");
+            params.add(gadgetId);
+        }
+        if (states != null && !states.isEmpty()) {
+            sql.append(" and state in (").append(String.join(", ", java.util.Collections.nCopies(states.size(), "?")))
+                    .append(")");
+            params.addAll(states);
+        }
+        if (from != null) {
+            sql.append(" and filed_at >= ?");
+            params.add(ts(from));
+        }
+        if (to != null) {
+            sql.append(" and filed_at < ?");
+            params.add(ts(to));
+        }
+        if (afterFiledAt != null) {
+            sql.append(" and (filed_at < ? or (filed_at = ? and id < ?))");
+            params.add(ts(afterFiledAt));
+            params.add(ts(afterFiledAt));
+            params.add(afterId);
+        }
+        sql.append(" order by filed_at desc, id desc limit ?");
+        params.add(limit);
+        return jdbc.sql(sql.toString()).params(params).query(GateStore::map).list();
+    }
+
     /** Every gate in one state, oldest first (reconciliation of {@code executing} after a restart). */
     List<Gate> inState(GateState state) {
         return jdbc.sql("select " + COLUMNS + " from rz_gate where state = ? order by filed_at")

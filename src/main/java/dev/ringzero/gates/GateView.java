@@ -9,9 +9,18 @@ import dev.ringzero.Refusal;
 public record GateView(String id, String state, String intent, String agentId, String runId, String gadgetId,
         JsonNode payload, String payloadSha256, String rationale, String decidedBy, String decisionNote,
         JsonNode result, java.time.Instant filedAt, java.time.Instant decidedAt, java.time.Instant executingAt,
-        java.time.Instant finishedAt, String ruleId, boolean auto) {
+        java.time.Instant finishedAt, String ruleId, boolean auto,
+        @io.swagger.v3.oas.annotations.media.Schema(description = "a pending gate's review task in Tasklist "
+                + "(its form: /camunda/app/tasklist/default/#/?task=<id>)")
+        String reviewTaskId,
+        @io.swagger.v3.oas.annotations.media.Schema(description = "whose gate it is") String ownerId) {
 
     public static GateView of(Gate gate, com.fasterxml.jackson.databind.ObjectMapper json) {
+        return of(gate, json, null);
+    }
+
+    /** With the Tasklist task a pending gate waits in ({@code null}: none, or not asked). */
+    public static GateView of(Gate gate, com.fasterxml.jackson.databind.ObjectMapper json, String reviewTaskId) {
         try {
             Gate.Proposal proposal = gate.proposal();
             Gate.Timeline timeline = gate.timeline();
@@ -20,7 +29,7 @@ public record GateView(String id, String state, String intent, String agentId, S
                     proposal.rationale(), gate.decision().decidedBy(), gate.decision().note(),
                     gate.result() == null ? null : json.readTree(gate.result()), timeline.filedAt(),
                     timeline.decidedAt(), timeline.executingAt(), timeline.finishedAt(), gate.ruleId(),
-                    gate.auto());
+                    gate.auto(), reviewTaskId, gate.ownerId());
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

@@ -18,14 +18,24 @@ import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * The one door to {@code /api/**} and the MCP server at {@code /mcp}: admin routes take HTTP Basic
- * of a Camunda administrator, every other route a Bearer token. The resolved {@link Caller} rides on the request; a
- * gateway service token may call event admission and nothing else. Bodies over the API
+ * of a Camunda administrator, every other route a Bearer token. The resolved {@link Caller} rides on
+ * the request; a gateway service token may call event admission and nothing else; signing in (an id
+ * and a password in the body, for a token) needs no credential, and the analysts' read-only routes
+ * also take Cockpit's own login (the webapps' session). Bodies over the API
  * limit are refused before anything reads them.
  */
 public class ApiAuthenticationFilter extends OncePerRequestFilter {
 
     public static final String CALLER = ApiAuthenticationFilter.class.getName() + ".caller";
     static final String EVENTS_ROUTE = "/api/v1/gadgets/events";
+    /**
+     * Read-only routes for analysts, which Cockpit's run-history plugin calls with the webapp's own
+     * login (its HTTP session) instead of a token. Only GET, so a page elsewhere that makes the
+     * browser send the session's cookie can change nothing (and reads nothing: no CORS).
+     */
+    static final String ANALYST_ROUTES = "/api/v1/analyst/";
+    /** Takes an id and password in its body instead of a credential (accounts' sign-in). */
+    static final String SIGN_IN_ROUTE = "/api/v1/sign-in";
 
     private final AccountService accounts;
     private final LoginDirectory logins;
@@ -57,8 +67,15 @@ public class ApiAuthenticationFilter extends OncePerRequestFilter {
             return;
         }
         String path = request.getRequestURI().substring(request.getContextPath().length());
+        if (path.equals(SIGN_IN_ROUTE) && "POST".equals(request.getMethod())) {
+            chain.doFilter(request, response);
+            return;
+        }
         String header = Optional.ofNullable(request.getHeader("Authorization")).orElse("");
         Optional<Caller> caller = path.startsWith("/api/v1/admin/") ? admin(header) : bearer(header);
+        if (caller.isEmpty() && header.isEmpty() && path.startsWith(ANALYST_ROUTES) && "GET".equals(request.getMethod())) {
+            caller = cockpitAnalyst(request);
+        }
         if (caller.isEmpty()) {
             response.setHeader("WWW-Authenticate", path.startsWith("/api/v1/admin/")
                     ? "Basic realm=\"ringzero\"" : "Bearer realm=\"ringzero\"");
@@ -95,6 +112,13 @@ public class ApiAuthenticationFilter extends OncePerRequestFilter {
             return Optional.empty();
         }
         return accounts.authenticate(header.substring(7).trim());
+    }
+
+    /** An analyst (or the administrator) logged in to the webapps in this request's session. */
+    private Optional<Caller> cockpitAnalyst(HttpServletRequest request) {
+        return logins.webappUser(request.getSession(false))
+                .flatMap(user -> accounts.roleOf(user).filter(role -> role == Role.ANALYST || role == Role.ADMIN)
+                        .map(role -> new Caller(user, role)));
     }
 
     private Optional<Caller> admin(String header) {

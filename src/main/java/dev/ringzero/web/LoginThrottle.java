@@ -27,7 +27,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * engine's own login lock, which anonymous guesses could trip for good, is off (application.yaml).
  *
  * <p>A failed login is a request that carried credentials (an {@code Authorization} header, or the
- * webapps' login form) and was answered 401. Kept in this node's memory: a restart forgets it.
+ * webapps' login form, or the automations page's sign-in) and was answered 401. Kept in this
+ * node's memory: a restart forgets it.
  */
 class LoginThrottle extends OncePerRequestFilter {
 
@@ -88,7 +89,8 @@ class LoginThrottle extends OncePerRequestFilter {
     }
 
     private static boolean carriesCredentials(HttpServletRequest request) {
-        return request.getHeader("Authorization") != null || request.getRequestURI().contains("/auth/user/");
+        return request.getHeader("Authorization") != null || request.getRequestURI().contains("/auth/user/")
+                || request.getRequestURI().endsWith(ApiAuthenticationFilter.SIGN_IN_ROUTE);
     }
 
     private void refuse(HttpServletResponse response, Duration wait) throws IOException {

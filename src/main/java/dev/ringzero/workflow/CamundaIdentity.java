@@ -53,6 +53,19 @@ public class CamundaIdentity implements LoginDirectory {
     }
 
     @Override
+    public java.util.Optional<String> webappUser(jakarta.servlet.http.HttpSession session) {
+        if (session == null) {
+            return java.util.Optional.empty();
+        }
+        org.camunda.bpm.webapp.impl.security.auth.Authentications logins =
+                org.camunda.bpm.webapp.impl.security.auth.AuthenticationUtil.getAuthsFromSession(session);
+        org.camunda.bpm.webapp.impl.security.auth.Authentication login = logins == null ? null
+                : logins.getAuthenticationForProcessEngine(org.camunda.bpm.engine.ProcessEngines.NAME_DEFAULT);
+        return login == null || login.getIdentityId() == null ? java.util.Optional.empty()
+                : java.util.Optional.of(login.getIdentityId());
+    }
+
+    @Override
     public boolean isAdministrator(String id) {
         return isMember(id, Groups.CAMUNDA_ADMIN);
     }

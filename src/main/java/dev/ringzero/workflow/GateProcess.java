@@ -130,6 +130,15 @@ public class GateProcess implements GateEngine {
         }
     }
 
+    @Override
+    public java.util.Optional<String> reviewTaskId(Gate gate) {
+        if (gate.processInstanceId() == null) {
+            return java.util.Optional.empty();
+        }
+        return tasks.createTaskQuery().processInstanceId(gate.processInstanceId()).taskDefinitionKey(TASK_REVIEW)
+                .list().stream().map(Task::getId).findFirst();
+    }
+
     /** Ends a fenced gate's review cleanly (the model's "Fenced" end event), if it still waits. */
     @Override
     public void fence(Gate gate) {

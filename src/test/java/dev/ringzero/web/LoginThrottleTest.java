@@ -66,6 +66,28 @@ class LoginThrottleTest {
         assertThat(login("10.0.0.9", "Basic cmlnaHQ=", 200).getStatus()).isEqualTo(200);
     }
 
+    @Test
+    void wrongPasswordsAtTheAutomationsPagesSignInCountToo() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            assertThat(signIn("10.0.0.9", 401).getStatus()).isEqualTo(401);
+        }
+
+        assertThat(signIn("10.0.0.9", 200).getStatus()).isEqualTo(429);
+        assertThat(reachedTheDoor).hasValue(3);
+    }
+
+    private MockHttpServletResponse signIn(String address, int answer) throws Exception {
+        // the id and password come in the body: no Authorization header
+        MockHttpServletRequest request = new MockHttpServletRequest("POST", ApiAuthenticationFilter.SIGN_IN_ROUTE);
+        request.setRemoteAddr(address);
+        MockHttpServletResponse response = new MockHttpServletResponse();
+        underTest.doFilter(request, response, (req, res) -> {
+            reachedTheDoor.incrementAndGet();
+            ((HttpServletResponse) res).setStatus(answer);
+        });
+        return response;
+    }
+
     private MockHttpServletResponse login(String address, String authorization, int answer) throws Exception {
         MockHttpServletRequest request = new MockHttpServletRequest("POST", "/api/v1/admin/accounts");
         request.setRemoteAddr(address);

@@ -61,8 +61,11 @@ class RunController {
     }
 
     @GetMapping("/api/v1/gadget-agents/{id}/runs")
-    List<RunView> history(Caller caller, @PathVariable String id, @RequestParam(defaultValue = "50") int limit) {
-        return runs.history(caller.accountId(), id, limit);
+    @Operation(summary = "Run history, newest first; actions=true adds each run's actions and cost (as the single "
+            + "run's view), at most 50 runs then")
+    List<RunView> history(Caller caller, @PathVariable String id, @RequestParam(defaultValue = "50") int limit,
+            @RequestParam(defaultValue = "false") boolean actions) {
+        return runs.history(caller.accountId(), id, limit, actions);
     }
 
     @GetMapping("/api/v1/runs/{runId}")

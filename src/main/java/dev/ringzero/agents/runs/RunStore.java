@@ -304,6 +304,75 @@ public class RunStore implements RunRecords {
                 .list();
     }
 
+    /**
+     * What an analyst filters finished runs by; null fields do not filter. {@code after}: the
+     * last run of the previous page (newest first by creation, then id).
+     */
+    public record FinishedQuery(String agentId, String gadgetId, java.util.List<String> statuses, Instant from,
+            Instant to, Instant afterCreatedAt, String afterId, int limit) {
+    }
+
+    /** A finished run with its agent's name, as the analysts' run history lists it. */
+    public record Finished(Run run, String agentName, String kind) {
+    }
+
+    /**
+     * Finished runs of every owner (ended, whatever their status), newest first. A run concerns a
+     * gadget when its event came from it or one of its actions went to it.
+     */
+    public List<Finished> finished(FinishedQuery query) {
+        StringBuilder sql = new StringBuilder("select r.id, r.agent_id, r.owner_id, r.revision, r.trigger_kind, "
+                + "r.trigger_data, r.event_id, r.proactive, r.status, r.reason, r.created_at, r.started_at, r.ended_at, "
+                + "a.name as agent_name, case when exists (select 1 from rz_llm_turn t where t.run_id = r.id) then 'llm' "
+                + "else 'rules' end as agent_kind "
+                + "from rz_run r left join rz_agent a on a.id = r.agent_id where r.ended_at is not null");
+        List<Object> params = new java.util.ArrayList<>();
+        if (query.agentId() != null) {
+            sql.append(" and r.agent_id = ?");
+            params.add(query.agentId());
+        }
+        if (query.gadgetId() != null) {
+            sql.append(" and (exists (select 1 from rz_run_action ra where ra.run_id = r.id and ra.gadget_id = ?) "
+                    + "or exists (select 1 from rz_event e where e.id = r.event_id and e.gadget_id = ?))");
+            params.add(query.gadgetId());
+            params.add(query.gadgetId());
+        }
+        if (query.statuses() != null && !query.statuses().isEmpty()) {
+            sql.append(" and r.status in (").append(String.join(", ",
+                    java.util.Collections.nCopies(query.statuses().size(), "?"))).append(")");
+            params.addAll(query.statuses());
+        }
+        if (query.from() != null) {
+            sql.append(" and r.created_at >= ?");
+            params.add(ts(query.from()));
+        }
+        if (query.to() != null) {
+            sql.append(" and r.created_at < ?");
+            params.add(ts(query.to()));
+        }
+        if (query.afterCreatedAt() != null) {
+            sql.append(" and (r.created_at < ? or (r.created_at = ? and r.id < ?))");
+            params.add(ts(query.afterCreatedAt()));
+            params.add(ts(query.afterCreatedAt()));
+            params.add(query.afterId());
+        }
+        sql.append(" order by r.created_at desc, r.id desc limit ?");
+        params.add(query.limit());
+        return jdbc.sql(sql.toString()).params(params)
+                .query((rs, n) -> new Finished(map(rs, n), rs.getString("agent_name"), rs.getString("agent_kind")))
+                .list();
+    }
+
+    /** The ledger's entries that started or named this run. */
+    public List<Decision> decisionsOfRun(String runId) {
+        return jdbc.sql("select id, event_id, trigger_kind, reason, detail, run_id, decided_at from rz_decision "
+                        + "where run_id = ? order by decided_at")
+                .param(runId)
+                .query((rs, n) -> new Decision(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                        rs.getString(5), rs.getString(6), instant(rs.getTimestamp(7))))
+                .list();
+    }
+
     int pruneDecisions(Instant olderThan) {
         return jdbc.sql("delete from rz_decision where decided_at < ?").param(ts(olderThan)).update();
     }

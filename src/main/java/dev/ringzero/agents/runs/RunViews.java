@@ -84,6 +84,23 @@ public class RunViews {
         return runs.list(agentId, Math.max(1, Math.min(limit, 500))).stream().map(run -> view(run, false)).toList();
     }
 
+    /**
+     * The agent's runs, newest first; with {@code actions} each carries its actions and cost as the
+     * single run's view does, and {@code limit} is kept within 1..50 then.
+     */
+    public List<RunView> history(String ownerId, String agentId, int limit, boolean actions) {
+        if (!actions) {
+            return history(ownerId, agentId, limit);
+        }
+        agents.current(ownerId, agentId);
+        return runs.list(agentId, Math.max(1, Math.min(limit, 50))).stream().map(run -> view(run, true)).toList();
+    }
+
+    /** Any owner's run with its actions, cost and model session (the analysts' history; no owner check). */
+    RunView detail(RunStore.Run run) {
+        return view(run, true);
+    }
+
     /** One run with its actions, cost and (for an {@code llm} run) its model session. */
     public RunView run(String ownerId, String runId) {
         return runs.find(runId).filter(run -> run.ownerId().equals(ownerId)).map(run -> view(run, true))
