@@ -137,6 +137,10 @@ final class ModelTurns {
         }
     }
 
+    /** What handling a replied turn reads of the record. */
+    private record Replied(RunStore.Run run, AgentSpec spec, String text, List<SessionStore.Call> calls) {
+    }
+
     /** The model call for the run's next turn, from its record; null if the run is gone. */
     private ModelCall call(String runId) {
         RunStore.Run run = runs.find(runId).orElse(null);
@@ -163,12 +167,18 @@ final class ModelTurns {
 
     /** Hands every unhandled call of a replied turn to ring 0, then marks the turn ready and wakes the run. */
     private void handle(String runId, int turn) {
-        RunStore.Run run = runs.find(runId).orElseThrow();
-        AgentSpec spec = agents.spec(run.agentId(), run.revision());
+        // read in one transaction, not one each; the calls are handled outside it (a platform tool
+        // may fetch the owner's calendar over HTTP, which must hold no connection)
+        Replied replied = transactions.execute(status -> {
+            RunStore.Run found = runs.find(runId).orElseThrow();
+            return new Replied(found, agents.spec(found.agentId(), found.revision()),
+                    store.turn(runId, turn).map(SessionStore.Turn::replyText).orElse(""), store.calls(runId));
+        });
+        RunStore.Run run = replied.run();
+        AgentSpec spec = replied.spec();
         Subject.AgentRun subject = new Subject.AgentRun(run.ownerId(), run.agentId(), run.revision(), run.id());
-        String rationale = store.turn(runId, turn).map(SessionStore.Turn::replyText).filter(text -> !text.isBlank())
-                .orElse("asked for by the model of run " + runId);
-        List<SessionStore.Call> all = store.calls(runId);
+        String rationale = replied.text().isBlank() ? "asked for by the model of run " + runId : replied.text();
+        List<SessionStore.Call> all = replied.calls();
         long earlier = all.stream().filter(call -> call.turn() < turn).count();
         List<Runnable> actions = new ArrayList<>();
         for (SessionStore.Call call : all) {
