@@ -7,6 +7,7 @@
 #                     [--http-port 18860] [--mqtt-port 18861] [--db ringzero_bench]
 #                     [--pg own|shared] [--pg-port 18862]
 #                     [--llm-sessions 50] [--model-latency-ms 2000] [--model-port 18863] [--llm-cost-seconds 30]
+#                     [--platform-jar JAR]
 #
 # Builds the firmware stubs, the platform (into /tmp/bench-platform-target, never ./target) and the
 # harness; starts RingZero's own Mosquitto (mqtt-broker/start.sh) on --mqtt-port with fresh state; a
@@ -27,7 +28,7 @@ root=$(cd "$here/.." && pwd)
 gadgets=200 agents=200 rate=100 seconds=60 warmup=30
 http_port=18860 mqtt_port=18861 db=ringzero_bench pg=own pg_port=18862
 jfr=false skip_build=false jvm_opts="-Xmx512m" label=""
-llm_sessions=0 model_port=18863
+llm_sessions=0 model_port=18863 platform_jar=""
 build_dir=${RINGZERO_BENCH_BUILD_DIR:-/tmp/bench-platform-target}
 pass=()
 while [ $# -gt 0 ]; do
@@ -46,9 +47,10 @@ while [ $# -gt 0 ]; do
     --jfr) jfr=true; shift ;;
     --skip-build) skip_build=true; shift ;;
     --platform-jvm-opts) jvm_opts=$2; shift 2 ;;
+    --platform-jar) platform_jar=$2; shift 2 ;;
     --llm-sessions) llm_sessions=$2; pass+=("$1" "$2"); shift 2 ;;
     --model-port) model_port=$2; pass+=("$1" "$2"); shift 2 ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     --*) pass+=("$1" "$2"); shift 2 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
@@ -69,7 +71,9 @@ if [ "$skip_build" != true ]; then
   mvn -B -q -Dstyle.color=never ${MAVEN_ARGS:-} -f "$root/pom.xml" install -Dmaven.test.skip=true -Dringzero.build.dir="$build_dir"
   mvn -B -q -Dstyle.color=never ${MAVEN_ARGS:-} -f "$here/pom.xml" package -DskipTests
 fi
-jar=$(ls "$build_dir"/ringzero-platform-*-exec.jar | head -n 1)
+# --platform-jar: another jar of the platform, e.g. the exec jar extracted (java -Djarmode=tools
+# -jar … extract) with a class-data-sharing archive in --platform-jvm-opts (the cold node, issue 25)
+jar=${platform_jar:-$(ls "$build_dir"/ringzero-platform-*-exec.jar | head -n 1)}
 cp="$here/target/classes:$(cat "$here/target/classpath.txt")"
 
 # a previous run's platform or broker may still be closing its sockets
