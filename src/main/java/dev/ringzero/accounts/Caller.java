@@ -8,6 +8,11 @@ public record Caller(String accountId, Role role) {
 
     public enum Role { ADMIN, OWNER, ANALYST, GATEWAY }
 
+    /** Whether the caller may read every owner's records (run and gate history): analysts and the administrator. */
+    public boolean readsEveryOwner() {
+        return role == Role.ANALYST || role == Role.ADMIN;
+    }
+
     public boolean isGateway() {
         return role == Role.GATEWAY;
     }

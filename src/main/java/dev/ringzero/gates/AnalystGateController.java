@@ -40,7 +40,7 @@ class AnalystGateController {
             @RequestParam(required = false) String gadget, @RequestParam(required = false) List<String> state,
             @RequestParam(required = false) String from, @RequestParam(required = false) String to,
             @RequestParam(required = false) String limit, @RequestParam(required = false) String cursor) {
-        if (caller.role() != Caller.Role.ANALYST && caller.role() != Caller.Role.ADMIN) {
+        if (!caller.readsEveryOwner()) {
             throw Refusal.forbidden("forbidden", "the gates of every owner are for analysts");
         }
         java.time.Instant since = QueryFilters.instant(from, "from");
