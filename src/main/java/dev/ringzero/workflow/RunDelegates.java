@@ -52,8 +52,7 @@ class RunDelegates {
     /** The owner may follow the run in Cockpit while it runs or waits, once (analysts read every run). */
     private static void grantWhileItRuns(DelegateExecution execution, AgentRuns.Admission admission,
             CamundaIdentity camunda) {
-        RunStatus status = admission.status();
-        if (status == RunStatus.ADMITTED || status == RunStatus.QUEUED || status == RunStatus.COOLING) {
+        if (!admission.ends()) {
             camunda.grantRunning((String) execution.getVariable(ProcessIds.VAR_OWNER_ID),
                     execution.getProcessInstanceId());
         }

@@ -74,11 +74,10 @@ public record AgentSpec(
     }
 
     /**
-     * The index of the first action of a run with {@code trigger} that writes state, or -1: later
-     * actions render from the state as it is then.
+     * The index of the first of a run's actions ({@link #actionsFor}) that writes state, or -1:
+     * later actions render from the state as it is then.
      */
-    public int firstStateWrite(Map<String, ?> trigger) {
-        List<Action> run = actionsFor(trigger);
+    public static int firstStateWrite(List<Action> run) {
         for (int i = 0; i < run.size(); i++) {
             if (run.get(i).writesState()) {
                 return i;

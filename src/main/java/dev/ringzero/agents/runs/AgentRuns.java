@@ -35,6 +35,24 @@ public class AgentRuns {
         public Admission(RunStatus status, String reason, List<String> cancelRuns) {
             this(status, reason, cancelRuns, null);
         }
+
+        /** The run counts against its agent's budgets from now: it runs, or waits for its turn. */
+        public boolean counted() {
+            return status == RunStatus.ADMITTED || status == RunStatus.QUEUED;
+        }
+
+        /** The run ends here, never to run: neither counted nor cooling. */
+        public boolean ends() {
+            return !counted() && status != RunStatus.COOLING;
+        }
+
+        /**
+         * The status the run's row takes: an admitted run starts in the transaction that admits it
+         * (prepare is its next step), so it is recorded running at once; nobody could see it admitted.
+         */
+        RunStatus recorded() {
+            return status == RunStatus.ADMITTED ? RunStatus.RUNNING : status;
+        }
     }
 
     /**

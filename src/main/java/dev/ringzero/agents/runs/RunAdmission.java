@@ -49,15 +49,12 @@ final class RunAdmission {
         AgentRuns.Admission admission = spec.kind() == AgentSpec.Kind.LLM && verdict instanceof Verdict.Allow
                 && !modelConfigured.getAsBoolean() ? AdmissionPolicy.unconfigured()
                 : AdmissionPolicy.decide(verdict, spec, () -> runs.active(request.agentId()), now);
-        boolean admitted = admission.status() == RunStatus.ADMITTED;
-        boolean counted = admitted || admission.status() == RunStatus.QUEUED;
-        boolean ended = !counted && admission.status() != RunStatus.COOLING;
-        // an admitted run starts in this transaction (prepare is its next step), so it is recorded
-        // running at once: nobody could see it admitted, and the row is written once, not twice
-        RunStatus recorded = admitted ? RunStatus.RUNNING : admission.status();
+        // the row is written once, as admission leaves it (an admitted run recorded running)
         runs.insert(new RunStore.Run(request.runId(), request.agentId(), request.ownerId(), request.revision(),
                 request.triggerKind(), request.triggerData(), request.eventId(), request.proactive(),
-                recorded, admission.reason(), now, admitted ? now : null, ended ? now : null), counted);
+                admission.recorded(), admission.reason(), now,
+                admission.recorded() == RunStatus.RUNNING ? now : null, admission.ends() ? now : null),
+                admission.counted());
         for (String cancelled : admission.cancelRuns()) {
             runs.end(cancelled, RunStatus.DROPPED_CONCURRENCY, "restarted by run " + request.runId(), now);
         }
@@ -76,23 +73,21 @@ final class RunAdmission {
      * by when its own trigger arrived. A run fenced while it cooled stays ended.
      */
     AgentRuns.Admission readmit(String runId) {
-        RunStore.Run cooling = runs.find(runId).orElseThrow();
-        agents.lock(cooling.agentId());
-        Instant now = clock.instant();
+        AgentRuns.Admission notCooling = new AgentRuns.Admission(RunStatus.FENCED, "no longer cooling", List.of());
         RunStore.Run run = runs.find(runId).filter(found -> found.status() == RunStatus.COOLING).orElse(null);
         if (run == null) {
-            return new AgentRuns.Admission(RunStatus.FENCED, "no longer cooling", List.of());
+            return notCooling;
         }
+        agents.lock(run.agentId());
+        Instant now = clock.instant();
         AgentSpec spec = agents.spec(run.agentId(), run.revision());
         Verdict verdict = kernel.admitRun(new Subject.AgentRun(run.ownerId(), run.agentId(), run.revision(), run.id()),
                 KernelBudgets.of(spec), runs.usage(run.agentId(), now), run.proactive(), now);
         AgentRuns.Admission admission = AdmissionPolicy.decide(verdict, spec, () -> runs.active(run.agentId()),
                 run.createdAt());
-        boolean admitted = admission.status() == RunStatus.ADMITTED;
-        boolean counted = admitted || admission.status() == RunStatus.QUEUED;
-        RunStatus recorded = admitted ? RunStatus.RUNNING : admission.status();
-        String reason = admission.status() == RunStatus.COOLING || !counted ? admission.reason() : null;
-        runs.readmitted(runId, run.agentId(), recorded, reason, counted, now);
-        return admission;
+        // the row read above may predate the lock (and this transaction keeps what it read), so the
+        // update itself decides: it takes only a run still cooling, and a fence that committed
+        // while this waited for the lock wins
+        return runs.readmitted(runId, run.agentId(), admission, now) ? admission : notCooling;
     }
 }

@@ -45,9 +45,10 @@ final class RunPreparation {
         }
         RunStore.Run run = runs.find(runId).orElseThrow();
         AgentSpec spec = agents.spec(run.agentId(), run.revision());
-        Map<String, Object> context = templateContext(run);
+        Map<String, Object> trigger = trigger(run);
+        Map<String, Object> context = templateContext(run, trigger);
         List<RunStore.NewAction> actions = new ArrayList<>();
-        for (AgentSpec.Action action : spec.actionsFor(trigger(run))) {
+        for (AgentSpec.Action action : spec.actionsFor(trigger)) {
             Map<String, Object> params = Templates.renderParams(action.params(), context);
             actions.add(new RunStore.NewAction(action.gadget(), action.command(), StoredJson.write(json, params)));
         }
@@ -65,13 +66,13 @@ final class RunPreparation {
         AgentSpec spec = agents.spec(run.agentId(), run.revision());
         Map<String, Object> trigger = trigger(run);
         List<AgentSpec.Action> written = spec.actionsFor(trigger);
-        int firstWrite = spec.firstStateWrite(trigger);
+        int firstWrite = AgentSpec.firstStateWrite(written);
         if (spec.kind() != AgentSpec.Kind.RULES || firstWrite < 0 || action.index() <= firstWrite
                 || action.index() >= written.size()) {
             return action;
         }
         Map<String, Object> params = Templates.renderParams(written.get(action.index()).params(),
-                templateContext(run));
+                templateContext(run, trigger));
         String rendered = StoredJson.write(json, params);
         if (rendered.equals(action.params())) {
             return action;
@@ -87,7 +88,10 @@ final class RunPreparation {
 
     /** What the run's templates may read: its trigger, the run itself and the agent's state. */
     Map<String, Object> templateContext(RunStore.Run run) {
-        Map<String, Object> trigger = trigger(run);
+        return templateContext(run, trigger(run));
+    }
+
+    private Map<String, Object> templateContext(RunStore.Run run, Map<String, Object> trigger) {
         return TemplateContext.of(trigger, run.id(), run.revision(), run.agentId(), agents.state(run.agentId()));
     }
 }

@@ -106,12 +106,15 @@ public class RunStore implements RunRecords {
     }
 
     /**
-     * A cooling run admitted again once its cooldown is over: it takes {@code to} (running, queued,
-     * or the status it ends with) and, when {@code counted}, counts against the budgets from
-     * {@code at}. False if it was no longer cooling (fenced meanwhile).
+     * A cooling run admitted again once its cooldown is over: it takes the status {@code admission}
+     * records (running, queued, cooling again, or the status it ends with) and, when counted,
+     * counts against the budgets from {@code at}. False if it was no longer cooling (fenced meanwhile).
      */
-    boolean readmitted(String runId, String agentId, RunStatus to, String reason, boolean counted, Instant at) {
-        boolean ends = !counted && to != RunStatus.COOLING;
+    boolean readmitted(String runId, String agentId, AgentRuns.Admission admission, Instant at) {
+        RunStatus to = admission.recorded();
+        String reason = admission.reason();
+        boolean counted = admission.counted();
+        boolean ends = admission.ends();
         boolean starts = to == RunStatus.RUNNING;
         boolean moved = jdbc.sql("update rz_run set status = ?, reason = ?, counted = ?, counted_at = ?, "
                         + "started_at = ?, ended_at = ? where id = ? and status = 'cooling'")
@@ -299,8 +302,7 @@ public class RunStore implements RunRecords {
         return jdbc.sql("select id, event_id, trigger_kind, reason, detail, run_id, decided_at from rz_decision "
                         + "where agent_id = ? order by decided_at desc limit ?")
                 .params(agentId, limit)
-                .query((rs, n) -> new Decision(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                        rs.getString(5), rs.getString(6), instant(rs.getTimestamp(7))))
+                .query(RunStore::decision)
                 .list();
     }
 
@@ -368,13 +370,17 @@ public class RunStore implements RunRecords {
         return jdbc.sql("select id, event_id, trigger_kind, reason, detail, run_id, decided_at from rz_decision "
                         + "where run_id = ? order by decided_at")
                 .param(runId)
-                .query((rs, n) -> new Decision(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                        rs.getString(5), rs.getString(6), instant(rs.getTimestamp(7))))
+                .query(RunStore::decision)
                 .list();
     }
 
     int pruneDecisions(Instant olderThan) {
         return jdbc.sql("delete from rz_decision where decided_at < ?").param(ts(olderThan)).update();
+    }
+
+    private static Decision decision(ResultSet rs, int n) throws SQLException {
+        return new Decision(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+                rs.getString(6), instant(rs.getTimestamp(7)));
     }
 
     private static Run map(ResultSet rs, int n) throws SQLException {

@@ -118,7 +118,7 @@ class AgentSpecTest {
         assertThat(spec.wakesOn("denied")).isTrue();
         assertThat(spec.wakesOn("expired")).isFalse();
         assertThat(spec.wakesOn("fenced")).isFalse();
-        assertThat(spec.firstStateWrite(java.util.Map.of("kind", "continuation", "gate", java.util.Map.of("state", "denied"))))
+        assertThat(AgentSpec.firstStateWrite(spec.actionsFor(java.util.Map.of("kind", "continuation", "gate", java.util.Map.of("state", "denied")))))
                 .isZero();
     }
 

@@ -610,7 +610,7 @@ class DefinitionValidatorTest {
 
             assertThat(spec.actions().get(0).isPlatform()).isTrue();
             assertThat(spec.actions().get(0).writesState()).isTrue();
-            assertThat(spec.firstStateWrite(java.util.Map.of("kind", "invoke"))).isZero();
+            assertThat(AgentSpec.firstStateWrite(spec.actionsFor(java.util.Map.of("kind", "invoke")))).isZero();
             assertThat(AgentSpec.from(spec.toJson())).isEqualTo(spec);
         }
 

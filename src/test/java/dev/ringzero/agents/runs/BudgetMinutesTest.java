@@ -46,8 +46,8 @@ class BudgetMinutesTest {
         insertRun(store, "cooling", RunStatus.COOLING, T0);
         assertThat(store.usage(AGENT, T0.plusSeconds(10)).runsInLastHour()).isZero();
 
-        assertThat(store.readmitted("cooling", AGENT, RunStatus.RUNNING, null, true, T0.plus(Duration.ofMinutes(2))))
-                .isTrue();
+        assertThat(store.readmitted("cooling", AGENT, new AgentRuns.Admission(RunStatus.ADMITTED, null,
+                java.util.List.of()), T0.plus(Duration.ofMinutes(2)))).isTrue();
 
         BudgetUsage usage = store.usage(AGENT, T0.plus(Duration.ofMinutes(3)));
         assertThat(usage.runsInLastHour()).isEqualTo(1);
