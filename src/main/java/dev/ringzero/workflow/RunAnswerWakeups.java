@@ -20,9 +20,14 @@ import org.springframework.stereotype.Component;
 public class RunAnswerWakeups implements RunWake {
 
     private final ProcessEngineConfigurationImpl engine;
+    private final AgentRuns runs;
+    private final QueuedTurns turns;
 
-    public RunAnswerWakeups(ProcessEngineConfigurationImpl engine) {
+    public RunAnswerWakeups(ProcessEngineConfigurationImpl engine, @org.springframework.context.annotation.Lazy
+            AgentRuns runs, QueuedTurns turns) {
         this.engine = engine;
+        this.runs = runs;
+        this.turns = turns;
     }
 
     @Override
@@ -37,13 +42,20 @@ public class RunAnswerWakeups implements RunWake {
         // (a second select per answer). A message correlation would find the same wait through the
         // engine's general execution query, whose dynamic SQL cost more CPU than all the rest of
         // the answer's step. No authorization check is skipped: this lane runs as nobody.
-        engine.getCommandExecutorTxRequired().execute(context -> {
-            for (EventSubscriptionEntity wait : context.getEventSubscriptionManager()
-                    .findEventSubscriptionsByNameAndTenantId(EventType.MESSAGE.name(), message, null)) {
-                wait.eventReceived(RunVariables.answer(AgentRuns.Answer.of(outcome)), null, null, null, false);
+        AgentRuns.Answer answer = AgentRuns.Answer.of(outcome);
+        boolean woken = engine.getCommandExecutorTxRequired().execute(context -> {
+            java.util.List<EventSubscriptionEntity> waits = context.getEventSubscriptionManager()
+                    .findEventSubscriptionsByNameAndTenantId(EventType.MESSAGE.name(), message, null);
+            for (EventSubscriptionEntity wait : waits) {
+                wait.eventReceived(RunVariables.answer(answer), null, null, null, false);
             }
-            return null;
+            return !waits.isEmpty();
         });
+        if (!woken) {
+            // no wait: a detached last command (its instance ended as it left) settles from the
+            // record, or a late answer settles nothing (the action is not detached or settled)
+            runs.answeredUnawaited(runId, invocationId, answer).ifPresent(turns::turnCame);
+        }
     }
     /** The message a run's wait for {@code invocationId} listens for (see Message_LinkResult). */
     static String linkResult(String invocationId) {

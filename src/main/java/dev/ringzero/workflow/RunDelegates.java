@@ -76,6 +76,7 @@ class RunDelegates {
             AgentRuns.DispatchStep step = runs.dispatch(runId);
             transient_(execution, RunVariables.SENT, Variables.booleanValue(step.sent(), true));
             transient_(execution, RunVariables.WAITING, Variables.booleanValue(step.waiting(), true));
+            transient_(execution, RunVariables.DETACHED, Variables.booleanValue(step.detached(), true));
             if (step.sent()) {
                 transient_(execution, RunVariables.INVOCATION, Variables.stringValue(step.invocationId(), true));
                 transient_(execution, RunVariables.ANSWER_DEADLINE,
@@ -126,10 +127,8 @@ class RunDelegates {
     }
 
     @Bean
-    JavaDelegate runFinish(AgentRuns runs, RuntimeService runtime) {
-        return execution -> runs.finish(execution.getProcessBusinessKey()).ifPresent(next -> runtime
-                .createMessageCorrelation(ProcessIds.MESSAGE_AGENT_TURN).processInstanceBusinessKey(next)
-                .correlateAll());
+    JavaDelegate runFinish(AgentRuns runs, QueuedTurns turns) {
+        return execution -> runs.finish(execution.getProcessBusinessKey()).ifPresent(turns::turnCame);
     }
 
     /**

@@ -28,6 +28,8 @@ final class RunVariables {
     static final String SENT = "sent";
     /** The action waits for the gadget's speaker, at most until {@link #RUN_DEADLINE}. */
     static final String WAITING = "waiting";
+    /** Sent, and nothing after it waits for the answer: the run's instance ends, the record settles. */
+    static final String DETACHED = "detached";
     static final String ANSWER_DEADLINE = "answerDeadline";
     /** The invocation just sent: names the message its wait listens for (Message_LinkResult). */
     static final String INVOCATION = "invocation";

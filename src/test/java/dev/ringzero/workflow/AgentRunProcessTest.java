@@ -6,6 +6,7 @@ import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.execute
 import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.job;
 import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.processEngine;
 import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.runtimeService;
+import static org.camunda.bpm.engine.test.assertions.bpmn.BpmnAwareTests.managementService;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyBoolean;
 import static org.mockito.ArgumentMatchers.eq;
@@ -54,7 +55,7 @@ class AgentRunProcessTest {
         Mocks.register("actionDispatch", delegates.actionDispatch(runs));
         Mocks.register("actionOutcome", delegates.actionOutcome(runs));
         Mocks.register("runTimedOut", delegates.runTimedOut(runs));
-        Mocks.register("runFinish", delegates.runFinish(runs, runtime));
+        Mocks.register("runFinish", delegates.runFinish(runs, new QueuedTurns(runtime)));
         when(runs.prepare(eq(RUN), anyBoolean())).thenReturn(true);
         when(runs.finish(RUN)).thenReturn(Optional.empty());
     }
@@ -77,8 +78,41 @@ class AgentRunProcessTest {
     private Outcome answer(String invocationId) {
         Outcome outcome = new Outcome.Completed(invocationId, null);
         new RunAnswerWakeups((org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl)
-                processEngine().getProcessEngineConfiguration()).answered(invocationId, RUN, outcome);
+                processEngine().getProcessEngineConfiguration(), runs, new QueuedTurns(runtimeService()))
+                .answered(invocationId, RUN, outcome);
         return outcome;
+    }
+
+    @Test
+    void aDetachedLastCommandEndsTheInstanceAsItLeavesAndItsAnswerSettlesTheRecord() {
+        when(runs.next(RUN)).thenReturn(AgentRuns.Next.ACTION);
+        when(runs.dispatch(RUN)).thenReturn(new AgentRuns.DispatchStep(true, false, "inv-last", later, later, true));
+        when(runs.answeredUnawaited(eq(RUN), eq("inv-last"), any())).thenReturn(Optional.empty());
+
+        ProcessInstance run = start(RunStatus.ADMITTED);
+
+        // no wait, no timer job: the run's instance is over once its command has left
+        assertThat(run).isEnded().hasPassed("EndEvent_CommandLeft").hasNotPassed("Task_FinishRun");
+        assertThat(managementService().createJobQuery().count()).isZero();
+        verify(runs, never()).finish(RUN);
+
+        answer("inv-last");
+
+        verify(runs).answeredUnawaited(eq(RUN), eq("inv-last"), any());
+        verify(runs, never()).settle(eq(RUN), any());
+    }
+
+    @Test
+    void anAwaitedAnswerWakesItsWaitAndNeverSettlesTheRecordAsDetached() {
+        when(runs.next(RUN)).thenReturn(AgentRuns.Next.ACTION, AgentRuns.Next.DONE);
+        sends("inv-1");
+        ProcessInstance run = start(RunStatus.ADMITTED);
+        assertThat(run).isWaitingAt("Gateway_AwaitAnswer");
+
+        answer("inv-1");
+
+        assertThat(run).isEnded().hasPassed("Task_RecordOutcome", "Task_FinishRun");
+        verify(runs, never()).answeredUnawaited(any(), any(), any());
     }
 
     @Test

@@ -34,9 +34,12 @@ final class ActionDispatch {
     private final RunPreparation preparation;
     private final ObjectMapper json;
     private final Clock clock;
+    /** Whether a rules run's last command ends the run's process as it leaves (see {@link #detaches}). */
+    private final boolean detachLast;
 
     ActionDispatch(RunStore runs, RunProgress progress, SpeakerTurns speaker, ActionLink link, UnsentActions unsent,
-            PlatformActions platform, RunPreparation preparation, ObjectMapper json, Clock clock) {
+            PlatformActions platform, RunPreparation preparation, ObjectMapper json, Clock clock, boolean detachLast) {
+        this.detachLast = detachLast;
         this.runs = runs;
         this.progress = progress;
         this.speaker = speaker;
@@ -88,15 +91,27 @@ final class ActionDispatch {
                 action.command(), StoredJson.map(json, action.params()), priority, clock.instant());
         Dispatcher.Dispatch dispatch = link.send(request, runId);
         if (dispatch instanceof Dispatcher.Sent sent) {
-            runs.actionSent(runId, action.index(), sent.invocationId());
-            speaker.sent(sent.invocationId(), action, turn);
             Instant runDeadline = progress.deadline(run);
-            return new AgentRuns.DispatchStep(true, false, sent.invocationId(),
-                    answerDeadline(sent.deadline(), runDeadline), runDeadline);
+            Instant answerBy = answerDeadline(sent.deadline(), runDeadline);
+            boolean detached = detaches(run, action);
+            runs.actionSent(runId, action.index(), sent.invocationId(), detached ? answerBy : null);
+            speaker.sent(sent.invocationId(), action, turn);
+            return new AgentRuns.DispatchStep(true, false, sent.invocationId(), answerBy, runDeadline, detached);
         }
         speaker.notSent(action, turn);
         unsent.settle(run, action, request, (Dispatcher.NotSent) dispatch);
         return AgentRuns.DispatchStep.settled();
+    }
+
+    /**
+     * Whether nothing after this command depends on its answer, so the run's process instance ends
+     * as it leaves and the answer (or the deadline sweep) settles the record: the last action of a
+     * rules run. An llm session reads every answer (its model's next turn), and a multi-step rules
+     * run's next action waits for this one; both keep their wait.
+     */
+    private boolean detaches(RunStore.Run run, RunStore.Action action) {
+        return detachLast && progress.kind(run) == dev.ringzero.agents.definition.AgentSpec.Kind.RULES
+                && runs.actions(run.id()).stream().noneMatch(other -> other.index() > action.index());
     }
 
     /** How long a run waits for a sent action's answer: the device's deadline and a grace, within the run's. */

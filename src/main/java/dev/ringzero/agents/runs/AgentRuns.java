@@ -56,11 +56,17 @@ public class AgentRuns {
     }
 
     /**
-     * What dispatching one action did: sent (wait for the answer until {@code answerDeadline}),
-     * waiting for the gadget's speaker (at most until {@code runDeadline}), or settled now.
+     * What dispatching one action did: sent (wait for the answer until {@code answerDeadline}, or,
+     * {@code detached}, end the run's process and leave the answer to the record), waiting for the
+     * gadget's speaker (at most until {@code runDeadline}), or settled now.
      */
     public record DispatchStep(boolean sent, boolean waiting, String invocationId, Instant answerDeadline,
-            Instant runDeadline) {
+            Instant runDeadline, boolean detached) {
+
+        public DispatchStep(boolean sent, boolean waiting, String invocationId, Instant answerDeadline,
+                Instant runDeadline) {
+            this(sent, waiting, invocationId, answerDeadline, runDeadline, false);
+        }
 
         static DispatchStep settled() {
             return new DispatchStep(false, false, null, null, null);
@@ -105,7 +111,9 @@ public class AgentRuns {
 
     AgentRuns(RunStore runs, AgentStore agentStore, AgentService agents, PolicyKernel kernel, Dispatcher dispatcher,
             GateDesk gates, SpeakerFloor floor, ObjectProvider<ModelSessions> sessions,
-            dev.ringzero.agents.definition.DefinitionLimits limits, ObjectMapper json, Clock clock) {
+            dev.ringzero.agents.definition.DefinitionLimits limits, ObjectMapper json, Clock clock,
+            @org.springframework.beans.factory.annotation.Value("${ringzero.runs.detach-last-command:false}")
+            boolean detachLast) {
         // the llm runtime is optional (and itself builds on runs): read it when a run needs it
         ModelSessions model = new LazySessions(sessions);
         this.runs = runs;
@@ -117,7 +125,7 @@ public class AgentRuns {
         this.speaker = new SpeakerTurns(Speakers.of(floor), runs, clock);
         this.dispatch = new ActionDispatch(runs, progress, speaker, link, new UnsentActions(runs, gates, json, clock),
                 new PlatformActions(runs, runAgents, kernel, gates, limits.maxStateBytes(), json, clock), preparation,
-                json, clock);
+                json, clock, detachLast);
         this.settlement = new RunSettlement(runs, link, gates, speaker, clock);
         this.ending = new RunEnding(runs, runAgents, clock);
     }
@@ -165,6 +173,28 @@ public class AgentRuns {
     /** See {@link RunSettlement#settle}. */
     public void settle(String runId, Answer answer) {
         settlement.settle(runId, answer);
+    }
+
+    /**
+     * The answer to a command no process waits for (its run's instance ended as it left): settles
+     * the action and finishes the run. Returns the queued run whose turn it is now, if any; empty
+     * too if the command was not detached or was settled already.
+     */
+    public Optional<String> answeredUnawaited(String runId, String invocationId, Answer answer) {
+        return settlement.settleUnawaited(runId, invocationId, answer) ? ending.finish(runId) : Optional.empty();
+    }
+
+    /** Detached commands whose answer is overdue at {@code now}, oldest first (see {@link #overdue}). */
+    public List<RunStore.Unawaited> overdueAnswers(Instant now, int limit) {
+        return runs.overdue(now, limit);
+    }
+
+    /**
+     * A detached command's answer is overdue: it is {@code unknown} (never retried) and its run
+     * finishes; returns the queued run whose turn it is now, as {@link #answeredUnawaited} does.
+     */
+    public Optional<String> overdue(String runId, String invocationId) {
+        return settlement.settleOverdue(runId, invocationId) ? ending.finish(runId) : Optional.empty();
     }
 
     /** See {@link RunEnding#timedOut}. */

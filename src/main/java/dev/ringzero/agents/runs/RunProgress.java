@@ -36,7 +36,7 @@ final class RunProgress {
             return AgentRuns.Next.DONE;
         }
         if (unsettled(runs.actions(runId)).isEmpty()) {
-            if (agents.spec(run.agentId(), run.revision()).kind() != AgentSpec.Kind.LLM) {
+            if (kind(run) != AgentSpec.Kind.LLM) {
                 return AgentRuns.Next.DONE;
             }
             if (overtime(run)) {
@@ -45,6 +45,11 @@ final class RunProgress {
             return sessions.wantsTurn(run) ? AgentRuns.Next.MODEL : AgentRuns.Next.DONE;
         }
         return overtime(run) ? AgentRuns.Next.TIMED_OUT : AgentRuns.Next.ACTION;
+    }
+
+    /** The kind of agent the run runs (its revision's). */
+    AgentSpec.Kind kind(RunStore.Run run) {
+        return agents.spec(run.agentId(), run.revision()).kind();
     }
 
     /** The first action without an outcome: the one the run dispatches or waits for. */

@@ -45,4 +45,30 @@ final class RunSettlement {
                 clock.instant());
         speaker.answered(invocationId, outcome.status());
     }
+
+    /**
+     * Settles a detached command (its run's process ended as it left) with its answer, unless it
+     * was settled already: the conditional update decides between the answer and the deadline
+     * sweep. Audited like an awaited one. False if nothing was settled here.
+     */
+    boolean settleUnawaited(String runId, String invocationId, AgentRuns.Answer answer) {
+        if (!runs.unawaitedEnded(runId, invocationId, answer.status(), answer.errorCode(), answer.result(),
+                clock.instant())) {
+            return false;
+        }
+        RunStore.Run run = runs.find(runId).orElseThrow();
+        String command = runs.actions(runId).stream().filter(action -> invocationId.equals(action.invocationId()))
+                .map(RunStore.Action::command).findFirst().orElseThrow();
+        gates.autoExecuted(run.ownerId(), run.agentId(), runId, command, null, answer.status());
+        speaker.answered(invocationId, answer.status());
+        return true;
+    }
+
+    /**
+     * A detached command's answer is overdue: {@code unknown} (never retried), unless its answer was
+     * recorded meanwhile, which then settles it.
+     */
+    boolean settleOverdue(String runId, String invocationId) {
+        return settleUnawaited(runId, invocationId, AgentRuns.Answer.of(link.afterWait(invocationId)));
+    }
 }

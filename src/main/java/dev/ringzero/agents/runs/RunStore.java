@@ -249,9 +249,46 @@ public class RunStore implements RunRecords {
     }
 
     void actionSent(String runId, int index, String invocationId) {
-        jdbc.sql("update rz_run_action set verdict = 'allow', invocation_id = ? where run_id = ? and idx = ?")
-                .params(invocationId, runId, index).update();
+        actionSent(runId, index, invocationId, null);
+    }
+
+    /**
+     * The action left as {@code invocationId}; {@code answerBy} is set when no process waits for
+     * its answer (the run's instance ended as it left): the answer settles it from this row, or the
+     * deadline sweep does at {@code answerBy}.
+     */
+    void actionSent(String runId, int index, String invocationId, Instant answerBy) {
+        jdbc.sql("update rz_run_action set verdict = 'allow', invocation_id = ?, answer_by = ? where run_id = ? "
+                        + "and idx = ?")
+                .params(invocationId, ts(answerBy), runId, index).update();
         changeAction(runId, index, action -> action.sent(invocationId));
+    }
+
+    /** A detached command that nobody waits for: its run and action (see {@link #actionSent}). */
+    public record Unawaited(String runId, String invocationId) {
+    }
+
+    /**
+     * Settles the detached action sent as {@code invocationId} with its answer (or {@code unknown}),
+     * if it is still unsettled: the one conditional update decides between an answer and the
+     * deadline sweep, and between two nodes' sweeps. False if it was not detached or is settled.
+     */
+    boolean unawaitedEnded(String runId, String invocationId, String outcome, String errorCode,
+            String result, Instant at) {
+        boolean ended = jdbc.sql("update rz_run_action set outcome = ?, error_code = ?, result = ?, "
+                        + "ended_at = ?, answer_by = null where run_id = ? and invocation_id = ? "
+                        + "and answer_by is not null and outcome is null")
+                .params(outcome, errorCode, result, ts(at), runId, invocationId).update() == 1;
+        reads.forget(actionsKey(runId));
+        return ended;
+    }
+
+    /** Detached actions whose answer is overdue at {@code now}, oldest first. */
+    List<Unawaited> overdue(Instant now, int limit) {
+        return jdbc.sql("select run_id, invocation_id from rz_run_action where answer_by is not null "
+                        + "and answer_by <= ? order by answer_by fetch first " + Math.max(1, limit) + " rows only")
+                .param(ts(now))
+                .query((rs, n) -> new Unawaited(rs.getString(1), rs.getString(2))).list();
     }
 
     void actionEnded(String runId, int index, String verdict, String outcome, String errorCode, String result,

@@ -34,7 +34,7 @@ class ActionDispatchTest {
     private final ActionDispatch underTest = new ActionDispatch(runs, new RunProgress(runs, agents, ModelSessions.NONE, clock),
             new SpeakerTurns(floor, runs, clock), link, new UnsentActions(runs, gates, RunFixtures.JSON, clock),
             new PlatformActions(runs, agents, RunFixtures.kernel(), gates, 64 * 1024, RunFixtures.JSON, clock),
-            new RunPreparation(runs, agents, RunFixtures.JSON, clock), RunFixtures.JSON, clock);
+            new RunPreparation(runs, agents, RunFixtures.JSON, clock), RunFixtures.JSON, clock, false);
 
     private void running(boolean proactive, String... commands) {
         runs.insert(new RunStore.Run("r1", AGENT, OWNER, 1, "gadget.event", null, null, proactive, RunStatus.RUNNING,
@@ -45,6 +45,28 @@ class ActionDispatchTest {
 
     private RunStore.Action action(int index) {
         return runs.actions("r1").get(index);
+    }
+
+    @Test
+    void withDetachingOnOnlyARulesRunsLastCommandLeavesItsAnswerToTheRecord() {
+        ActionDispatch detaching = new ActionDispatch(runs, new RunProgress(runs, agents, ModelSessions.NONE, clock),
+                new SpeakerTurns(floor, runs, clock), link, new UnsentActions(runs, gates, RunFixtures.JSON, clock),
+                new PlatformActions(runs, agents, RunFixtures.kernel(), gates, 64 * 1024, RunFixtures.JSON, clock),
+                new RunPreparation(runs, agents, RunFixtures.JSON, clock), RunFixtures.JSON, clock, true);
+        running(true, "display.show_text", "display.show_text");
+        link.dispatch = new Dispatcher.Sent("inv-1", T0.plusSeconds(7));
+
+        AgentRuns.DispatchStep first = detaching.dispatch("r1");
+        assertThat(first.detached()).as("the next action waits for this answer").isFalse();
+        assertThat(runs.overdue(T0.plusSeconds(600), 10)).isEmpty();
+        runs.actionEnded("r1", 0, "allow", "completed", null, null, T0.plusSeconds(3));
+        link.dispatch = new Dispatcher.Sent("inv-2", T0.plusSeconds(7));
+        AgentRuns.DispatchStep last = detaching.dispatch("r1");
+
+        assertThat(last).isEqualTo(new AgentRuns.DispatchStep(true, false, "inv-2", T0.plusSeconds(8),
+                T0.plusSeconds(30), true));
+        assertThat(runs.overdue(T0.plusSeconds(7), 10)).isEmpty();
+        assertThat(runs.overdue(T0.plusSeconds(8), 10)).containsExactly(new RunStore.Unawaited("r1", "inv-2"));
     }
 
     @Test

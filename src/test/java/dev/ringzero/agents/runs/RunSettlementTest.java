@@ -24,6 +24,54 @@ class RunSettlementTest {
         return runs.actions("r1").get(0);
     }
 
+    private void sentDetached(String command, java.time.Instant answerBy) {
+        runningWithActions(runs, "r1", T0, command);
+        runs.actionSent("r1", 0, "inv-1", answerBy);
+    }
+
+    @Test
+    void aDetachedCommandsAnswerSettlesItFromTheRecordOnce() {
+        sentDetached("display.show_text", T0.plusSeconds(9));
+
+        boolean settled = underTest.settleUnawaited("r1", "inv-1",
+                new AgentRuns.Answer("inv-1", "completed", null, "{\"ok\":true}"));
+        boolean again = underTest.settleOverdue("r1", "inv-1");
+
+        assertThat(settled).isTrue();
+        assertThat(again).as("the sweep finds it settled").isFalse();
+        RunStore.Action action = runs.actions("r1").get(0);
+        assertThat(action.outcome()).isEqualTo("completed");
+        assertThat(action.result()).isEqualTo("{\"ok\":true}");
+        assertThat(gates.calls).containsExactly("auto r1 display.show_text completed");
+        assertThat(runs.overdue(T0.plusSeconds(60), 10)).isEmpty();
+    }
+
+    @Test
+    void anOverdueDetachedCommandIsUnknownAndListedOnlyOnceItsDeadlinePassed() {
+        sentDetached("display.show_text", T0.plusSeconds(9));
+
+        assertThat(runs.overdue(T0.plusSeconds(8), 10)).isEmpty();
+        assertThat(runs.overdue(T0.plusSeconds(9), 10)).containsExactly(new RunStore.Unawaited("r1", "inv-1"));
+        assertThat(underTest.settleOverdue("r1", "inv-1")).isTrue();
+
+        assertThat(link.asked).containsExactly("inv-1");
+        assertThat(runs.actions("r1").get(0).outcome()).isEqualTo("unknown");
+        assertThat(runs.overdue(T0.plusSeconds(60), 10)).isEmpty();
+        assertThat(underTest.settleUnawaited("r1", "inv-1", new AgentRuns.Answer("inv-1", "completed", null, null)))
+                .as("a late answer changes nothing").isFalse();
+        assertThat(runs.actions("r1").get(0).outcome()).isEqualTo("unknown");
+    }
+
+    @Test
+    void anAwaitedCommandIsNeverSettledAsDetached() {
+        sent("display.show_text");
+
+        assertThat(underTest.settleUnawaited("r1", "inv-1", new AgentRuns.Answer("inv-1", "completed", null, null)))
+                .isFalse();
+        assertThat(runs.actions("r1").get(0).outcome()).isNull();
+        assertThat(runs.overdue(T0.plusSeconds(600), 10)).isEmpty();
+    }
+
     @Test
     void theAnswerThatWokeTheRunSettlesTheActionItWaitsFor() {
         sent("speaker.say");
