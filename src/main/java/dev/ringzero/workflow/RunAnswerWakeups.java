@@ -1,5 +1,7 @@
 package dev.ringzero.workflow;
 
+import java.util.List;
+
 import dev.ringzero.agents.runs.AgentRuns;
 import dev.ringzero.dispatch.AnswerListener;
 import dev.ringzero.dispatch.RunWake;
@@ -7,6 +9,7 @@ import dev.ringzero.dispatch.Outcome;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 import org.camunda.bpm.engine.impl.event.EventType;
 import org.camunda.bpm.engine.impl.persistence.entity.EventSubscriptionEntity;
+import org.springframework.context.annotation.Lazy;
 import org.springframework.stereotype.Component;
 
 /**
@@ -23,8 +26,9 @@ public class RunAnswerWakeups implements RunWake {
     private final AgentRuns runs;
     private final QueuedTurns turns;
 
-    public RunAnswerWakeups(ProcessEngineConfigurationImpl engine, @org.springframework.context.annotation.Lazy
-            AgentRuns runs, QueuedTurns turns) {
+    // @Lazy, as RunLauncher's: runs are needed only when an answer finds no wait, and their wiring
+    // (dispatcher, gate desk, continuations) need not exist before the answer lane's wakes do
+    public RunAnswerWakeups(ProcessEngineConfigurationImpl engine, @Lazy AgentRuns runs, QueuedTurns turns) {
         this.engine = engine;
         this.runs = runs;
         this.turns = turns;
@@ -44,7 +48,7 @@ public class RunAnswerWakeups implements RunWake {
         // the answer's step. No authorization check is skipped: this lane runs as nobody.
         AgentRuns.Answer answer = AgentRuns.Answer.of(outcome);
         boolean woken = engine.getCommandExecutorTxRequired().execute(context -> {
-            java.util.List<EventSubscriptionEntity> waits = context.getEventSubscriptionManager()
+            List<EventSubscriptionEntity> waits = context.getEventSubscriptionManager()
                     .findEventSubscriptionsByNameAndTenantId(EventType.MESSAGE.name(), message, null);
             for (EventSubscriptionEntity wait : waits) {
                 wait.eventReceived(RunVariables.answer(answer), null, null, null, false);

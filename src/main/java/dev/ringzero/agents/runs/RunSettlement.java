@@ -39,11 +39,9 @@ final class RunSettlement {
         // the answer handed over counts only for the invocation this wait is for
         AgentRuns.Answer outcome = answer != null && invocationId.equals(answer.invocationId()) ? answer
                 : AgentRuns.Answer.of(link.afterWait(invocationId));
-        RunStore.Run run = runs.find(runId).orElseThrow();
-        gates.autoExecuted(run.ownerId(), run.agentId(), runId, waitingFor.get().command(), null, outcome.status());
         runs.actionEnded(runId, index, "allow", outcome.status(), outcome.errorCode(), outcome.result(),
                 clock.instant());
-        speaker.answered(invocationId, outcome.status());
+        ended(runId, waitingFor.get().command(), invocationId, outcome.status());
     }
 
     /**
@@ -56,12 +54,17 @@ final class RunSettlement {
                 clock.instant())) {
             return false;
         }
-        RunStore.Run run = runs.find(runId).orElseThrow();
         String command = runs.actions(runId).stream().filter(action -> invocationId.equals(action.invocationId()))
                 .map(RunStore.Action::command).findFirst().orElseThrow();
-        gates.autoExecuted(run.ownerId(), run.agentId(), runId, command, null, answer.status());
-        speaker.answered(invocationId, answer.status());
+        ended(runId, command, invocationId, answer.status());
         return true;
+    }
+
+    /** A sent command's outcome is recorded: audited as a command that ran without a human; the speaker hears of it. */
+    private void ended(String runId, String command, String invocationId, String status) {
+        RunStore.Run run = runs.find(runId).orElseThrow();
+        gates.autoExecuted(run.ownerId(), run.agentId(), runId, command, null, status);
+        speaker.answered(invocationId, status);
     }
 
     /**

@@ -248,12 +248,8 @@ public class RunStore implements RunRecords {
         changeAction(runId, index, action -> action.withParams(params));
     }
 
-    void actionSent(String runId, int index, String invocationId) {
-        actionSent(runId, index, invocationId, null);
-    }
-
     /**
-     * The action left as {@code invocationId}; {@code answerBy} is set when no process waits for
+     * The action left as {@code invocationId}; {@code answerBy} is set (else null) when no process waits for
      * its answer (the run's instance ended as it left): the answer settles it from this row, or the
      * deadline sweep does at {@code answerBy}.
      */

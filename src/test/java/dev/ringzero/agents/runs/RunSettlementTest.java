@@ -20,7 +20,7 @@ class RunSettlementTest {
 
     private RunStore.Action sent(String command) {
         runningWithActions(runs, "r1", T0, command);
-        runs.actionSent("r1", 0, "inv-1");
+        runs.actionSent("r1", 0, "inv-1", null);
         return runs.actions("r1").get(0);
     }
 
