@@ -138,6 +138,9 @@ port = $pg_port
 unix_socket_directories = '$pg_data'
 autovacuum = on
 autovacuum_naptime = 10s
+# statements per event (the harness reads pg_stat_statements' calls; a few per cent of the server's CPU)
+shared_preload_libraries = 'pg_stat_statements'
+pg_stat_statements.track = top
 ${RINGZERO_BENCH_PG_CONF:-}
 CONF
   as_postgres "$pg_bin/pg_ctl" -D "$pg_data" -l "$pg_data/server.log" -w start >/dev/null
@@ -145,6 +148,9 @@ fi
 say "PostgreSQL database $db on :$pg_port (dropped and created)"
 psql -h 127.0.0.1 -p "$pg_port" -U postgres -v ON_ERROR_STOP=1 -q -c "drop database if exists $db with (force)" \
   -c "create database $db" >/dev/null
+# where the server does not load the module (--pg shared, as configured), the figure is left out
+psql -h 127.0.0.1 -p "$pg_port" -U postgres -d "$db" -q -c "create extension if not exists pg_stat_statements" \
+  >/dev/null 2>&1 || true
 history_level=$(grep -E '^\s+history-level:' "$root/src/main/resources/application.yaml" | awk '{print $2}' || true)
 
 jfr_opts=()

@@ -66,4 +66,20 @@ public final class Agents {
                  "concurrency":"%3$s","maxParallel":8}
                 """.formatted(gadget, name, concurrency);
     }
+
+    /**
+     * Two reads of the gadget's IMU, so the run's process waits in the engine for the first answer
+     * (a rules run's last command ends its instance as it leaves: docs/architecture.md, "The
+     * detached last command"). For tests that need a run to be seen while it waits.
+     */
+    public static String imuReadTwice(String gadget, String name, String concurrency) {
+        return """
+                {"apiVersion":"ringzero/v1","name":"%2$s","gadgets":["%1$s"],"kind":"rules",
+                 "triggers":[{"kind":"invoke"}],
+                 "actions":[{"gadget":"%1$s","command":"imu.read","params":{}},
+                            {"gadget":"%1$s","command":"imu.read","params":{}}],
+                 "allow":{"commands":["imu.read"]},"budget":{"runsPerHour":100},
+                 "concurrency":"%3$s","maxParallel":8}
+                """.formatted(gadget, name, concurrency);
+    }
 }

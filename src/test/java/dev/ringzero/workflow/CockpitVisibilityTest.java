@@ -42,8 +42,8 @@ class CockpitVisibilityTest extends PlatformTest {
                 .isEqualTo(201);
         try (Boards boards = new Boards()) {
             DeskBot bot = boards.deskBot(alice);
-            String agent = Agents.create(alice, Agents.imuRead(bot.gadgetId(), "imu", "parallel"));
-            bot.setSilent(true); // the run waits for its answer: a running instance, as in Cockpit
+            String agent = Agents.create(alice, Agents.imuReadTwice(bot.gadgetId(), "imu", "parallel"));
+            bot.setSilent(true); // the run waits for its first answer: a running instance, as in Cockpit
             String runId = Agents.runNow(alice, agent);
 
             List<HistoricProcessInstance> seenByAnalyst = as(analyst, () -> history.createHistoricProcessInstanceQuery()

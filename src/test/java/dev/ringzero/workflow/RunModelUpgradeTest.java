@@ -35,8 +35,8 @@ class RunModelUpgradeTest extends PlatformTest {
         String deploymentId = null;
         try (Boards boards = new Boards()) {
             DeskBot bot = boards.deskBot(alice);
-            String agent = Agents.create(alice, Agents.imuRead(bot.gadgetId(), "imu", "parallel"));
-            bot.setSilent(true); // the run waits for its answer, in the model deployed at start
+            String agent = Agents.create(alice, Agents.imuReadTwice(bot.gadgetId(), "imu", "parallel"));
+            bot.setSilent(true); // the run waits for its first answer, in the model deployed at start
             String runId = Agents.runNow(alice, agent);
             assertThat(Agents.run(alice, runId).path("status").asText()).isEqualTo("running");
 

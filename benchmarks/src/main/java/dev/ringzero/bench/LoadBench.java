@@ -742,8 +742,35 @@ public final class LoadBench {
                     out.put("table." + rs.getString(1).toLowerCase(java.util.Locale.ROOT), rs.getLong(2));
                 }
             }
+            // every inserted row and every update that is not HOT writes one entry into each index of
+            // its table (a HOT update touches none); deletes leave their entries to vacuum
+            try (PreparedStatement s = c.prepareStatement("select coalesce(sum((t.n_tup_ins + t.n_tup_upd - "
+                    + "t.n_tup_hot_upd) * (select count(*) from pg_index i where i.indrelid = t.relid)), 0) "
+                    + "from pg_stat_user_tables t");
+                 ResultSet rs = s.executeQuery()) {
+                if (rs.next()) {
+                    out.put("index_entries_written", rs.getLong(1));
+                }
+            }
+            statements(c).ifPresent(n -> out.put("statements", n));
         }
         return out;
+    }
+
+    /**
+     * Statements the platform ran in the bench database (pg_stat_statements, when the server loads
+     * it: run.sh's own server does), the harness's own counting and statistics queries left out.
+     */
+    private static java.util.OptionalLong statements(Connection c) {
+        try (PreparedStatement s = c.prepareStatement("select coalesce(sum(calls), 0) from pg_stat_statements "
+                + "where dbid = (select oid from pg_database where datname = current_database()) "
+                + "and query not like '%pg_stat%' and query not like '%pg_settings%' "
+                + "and query not like 'select status, count(*) from rz_run%'");
+             ResultSet rs = s.executeQuery()) {
+            return rs.next() ? java.util.OptionalLong.of(rs.getLong(1)) : java.util.OptionalLong.empty();
+        } catch (SQLException notLoaded) {
+            return java.util.OptionalLong.empty();
+        }
     }
 
     /**

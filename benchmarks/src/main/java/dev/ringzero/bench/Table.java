@@ -101,6 +101,8 @@ final class Table {
             b.append(String.format(Locale.ROOT, "database per admitted event: %.1f commits, %.1f rows inserted, %.1f updated, %.1f deleted%n",
                     db.path("commits").asDouble(), db.path("rows_inserted").asDouble(), db.path("rows_updated").asDouble(),
                     db.path("rows_deleted").asDouble()));
+            b.append(String.format(Locale.ROOT, "  %.1f index entries written%s%n", db.path("index_entries_written").asDouble(),
+                    db.has("statements") ? String.format(Locale.ROOT, ", %.1f statements", db.path("statements").asDouble()) : ""));
         }
         JsonNode llm = r.path("llm_sessions");
         if (!llm.isMissingNode()) {

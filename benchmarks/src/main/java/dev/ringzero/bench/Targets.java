@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * Issue 8's targets, judged from a finished result: each verdict is "met" or "missed", and a
+ * Issue 8's and issue 25's targets, judged from a finished result: each verdict is "met" or "missed", and a
  * target the run's shape does not measure (another rate, fewer gadgets) is left out rather than
  * guessed.
  */
@@ -34,6 +34,16 @@ final class Targets {
             long unfinished = counts.get("runs_started").asLong() - counts.get("runs_succeeded").asLong();
             t.put("sustained_300_admitted_per_s", verdict(admittedRate >= 300 && zeroLoss && unfinished == 0
                     && result.at("/throughput/completed_events_per_s").asDouble() >= 300));
+        }
+        if (rate >= 400) {
+            // issue 25: at least 400 runs a second served (each run's command reached its board), every one of them, with no loss
+            long unfinished = counts.get("runs_started").asLong() - counts.get("runs_succeeded").asLong();
+            t.put("served_400_runs_per_s_zero_loss", verdict(zeroLoss && unfinished == 0
+                    && result.at("/throughput/invokes_per_s").asDouble() >= 400));
+        }
+        JsonNode statements = result.at("/database_writes_per_admitted_event/statements");
+        if (statements.isNumber()) {
+            t.put("statements_per_event_le_20", verdict(statements.asDouble() <= 20));
         }
         JsonNode res = result.get("resources");
         if (c.get("gadgets").asInt() >= 1000 && c.get("agents").asInt() >= 1000 && res.has("platform_peak_rss_mib")) {

@@ -112,7 +112,7 @@ public class AgentRuns {
     AgentRuns(RunStore runs, AgentStore agentStore, AgentService agents, PolicyKernel kernel, Dispatcher dispatcher,
             GateDesk gates, SpeakerFloor floor, ObjectProvider<ModelSessions> sessions,
             dev.ringzero.agents.definition.DefinitionLimits limits, ObjectMapper json, Clock clock,
-            @org.springframework.beans.factory.annotation.Value("${ringzero.runs.detach-last-command:false}")
+            @org.springframework.beans.factory.annotation.Value("${ringzero.runs.detach-last-command:true}")
             boolean detachLast) {
         // the llm runtime is optional (and itself builds on runs): read it when a run needs it
         ModelSessions model = new LazySessions(sessions);
