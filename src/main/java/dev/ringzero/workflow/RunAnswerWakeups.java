@@ -26,8 +26,8 @@ public class RunAnswerWakeups implements RunWake {
     private final AgentRuns runs;
     private final QueuedTurns turns;
 
-    // @Lazy, as RunLauncher's: runs are needed only when an answer finds no wait, and their wiring
-    // (dispatcher, gate desk, continuations) need not exist before the answer lane's wakes do
+    // @Lazy, as RunLauncher's: the runs' wiring (dispatcher, gate desk, continuations) need not
+    // exist before the answer lane's wakes do
     public RunAnswerWakeups(ProcessEngineConfigurationImpl engine, @Lazy AgentRuns runs, QueuedTurns turns) {
         this.engine = engine;
         this.runs = runs;
@@ -39,28 +39,33 @@ public class RunAnswerWakeups implements RunWake {
         if (runId == null) {
             return;
         }
+        AgentRuns.Answer answer = AgentRuns.Answer.of(outcome);
+        // Most answers are to a detached last command (its instance ended as it left): the record's
+        // conditional update settles it, and the engine is not asked for a wait that is not there.
+        // An awaited command is never settled so (its action has no answer deadline in the record).
+        AgentRuns.DetachedAnswer detached = runs.answeredUnawaited(runId, invocationId, answer);
+        if (detached.settled()) {
+            detached.nextTurn().ifPresent(turns::turnCame);
+            return;
+        }
         String message = linkResult(invocationId);
         // The wait is found by its message's name, which only this invocation's wait has (an
         // indexed lookup of one subscription), and woken through that subscription, as
         // RuntimeService#messageEventReceived would after finding it again by name and execution
         // (a second select per answer). A message correlation would find the same wait through the
         // engine's general execution query, whose dynamic SQL cost more CPU than all the rest of
-        // the answer's step. No authorization check is skipped: this lane runs as nobody.
-        AgentRuns.Answer answer = AgentRuns.Answer.of(outcome);
-        boolean woken = engine.getCommandExecutorTxRequired().execute(context -> {
+        // the answer's step. No authorization check is skipped: this lane runs as nobody. A late
+        // answer finds no wait and settles nothing.
+        engine.getCommandExecutorTxRequired().execute(context -> {
             List<EventSubscriptionEntity> waits = context.getEventSubscriptionManager()
                     .findEventSubscriptionsByNameAndTenantId(EventType.MESSAGE.name(), message, null);
             for (EventSubscriptionEntity wait : waits) {
                 wait.eventReceived(RunVariables.answer(answer), null, null, null, false);
             }
-            return !waits.isEmpty();
+            return null;
         });
-        if (!woken) {
-            // no wait: a detached last command (its instance ended as it left) settles from the
-            // record, or a late answer settles nothing (the action is not detached or settled)
-            runs.answeredUnawaited(runId, invocationId, answer).ifPresent(turns::turnCame);
-        }
     }
+
     /** The message a run's wait for {@code invocationId} listens for (see Message_LinkResult). */
     static String linkResult(String invocationId) {
         return ProcessIds.MESSAGE_LINK_RESULT + ":" + invocationId;

@@ -47,6 +47,8 @@ class AgentRunProcessTest {
 
     @BeforeEach
     void delegates() {
+        // as the record says of every command a process waits for
+        when(runs.answeredUnawaited(any(), any(), any())).thenReturn(AgentRuns.DetachedAnswer.NOT_DETACHED);
         RunDelegates delegates = new RunDelegates();
         var runtime = runtimeService();
         Mocks.register("runAdmit", delegates.runAdmit(runs, new ProcessInstances(runtime), mock(CamundaIdentity.class)));
@@ -87,7 +89,8 @@ class AgentRunProcessTest {
     void aDetachedLastCommandEndsTheInstanceAsItLeavesAndItsAnswerSettlesTheRecord() {
         when(runs.next(RUN)).thenReturn(AgentRuns.Next.ACTION);
         when(runs.dispatch(RUN)).thenReturn(new AgentRuns.DispatchStep(true, false, "inv-last", later, later, true));
-        when(runs.answeredUnawaited(eq(RUN), eq("inv-last"), any())).thenReturn(Optional.empty());
+        when(runs.answeredUnawaited(eq(RUN), eq("inv-last"), any()))
+                .thenReturn(new AgentRuns.DetachedAnswer(true, Optional.empty()));
 
         ProcessInstance run = start(RunStatus.ADMITTED);
 
@@ -103,8 +106,9 @@ class AgentRunProcessTest {
     }
 
     @Test
-    void anAwaitedAnswerWakesItsWaitAndNeverSettlesTheRecordAsDetached() {
+    void anAnswerTheRecordDoesNotSettleAsDetachedWakesItsWait() {
         when(runs.next(RUN)).thenReturn(AgentRuns.Next.ACTION, AgentRuns.Next.DONE);
+        when(runs.answeredUnawaited(eq(RUN), eq("inv-1"), any())).thenReturn(AgentRuns.DetachedAnswer.NOT_DETACHED);
         sends("inv-1");
         ProcessInstance run = start(RunStatus.ADMITTED);
         assertThat(run).isWaitingAt("Gateway_AwaitAnswer");
@@ -112,7 +116,22 @@ class AgentRunProcessTest {
         answer("inv-1");
 
         assertThat(run).isEnded().hasPassed("Task_RecordOutcome", "Task_FinishRun");
-        verify(runs, never()).answeredUnawaited(any(), any(), any());
+        verify(runs).settle(eq(RUN), any());
+    }
+
+    @Test
+    void anAnswerSettledAsDetachedWakesNoWait() {
+        when(runs.next(RUN)).thenReturn(AgentRuns.Next.ACTION, AgentRuns.Next.DONE);
+        when(runs.answeredUnawaited(eq(RUN), eq("inv-1"), any()))
+                .thenReturn(new AgentRuns.DetachedAnswer(true, Optional.empty()));
+        sends("inv-1");
+        ProcessInstance run = start(RunStatus.ADMITTED);
+
+        answer("inv-1");
+
+        // the record said detached: the engine's wait (here, by a mock's word) is not touched
+        assertThat(run).isWaitingAt("Gateway_AwaitAnswer");
+        verify(runs, never()).settle(eq(RUN), any());
     }
 
     @Test

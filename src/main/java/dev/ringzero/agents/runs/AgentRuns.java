@@ -176,12 +176,22 @@ public class AgentRuns {
     }
 
     /**
-     * The answer to a command no process waits for (its run's instance ended as it left): settles
-     * the action and finishes the run. Returns the queued run whose turn it is now, if any; empty
-     * too if the command was not detached or was settled already.
+     * What an answer did to the record of a detached command: settled it and finished its run
+     * (with the queued run whose turn it is now, if any), or nothing, because the command was not
+     * detached (a process waits for it) or was settled already.
      */
-    public Optional<String> answeredUnawaited(String runId, String invocationId, Answer answer) {
-        return settlement.settleUnawaited(runId, invocationId, answer) ? ending.finish(runId) : Optional.empty();
+    public record DetachedAnswer(boolean settled, Optional<String> nextTurn) {
+        public static final DetachedAnswer NOT_DETACHED = new DetachedAnswer(false, Optional.empty());
+    }
+
+    /**
+     * The answer to a command no process waits for (its run's instance ended as it left): settles
+     * the action and finishes the run. Asked first for every answer: the record alone (a
+     * conditional update) tells a detached command from an awaited one.
+     */
+    public DetachedAnswer answeredUnawaited(String runId, String invocationId, Answer answer) {
+        return settlement.settleUnawaited(runId, invocationId, answer)
+                ? new DetachedAnswer(true, ending.finish(runId)) : DetachedAnswer.NOT_DETACHED;
     }
 
     /** Detached commands whose answer is overdue at {@code now}, oldest first (see {@link #overdue}). */
