@@ -7,6 +7,7 @@ import dev.ringzero.agents.runs.RunRequest;
 import dev.ringzero.agents.runs.RunStatus;
 import org.camunda.bpm.engine.RuntimeService;
 import org.camunda.bpm.engine.delegate.DelegateExecution;
+import org.camunda.bpm.engine.delegate.ExecutionListener;
 import org.camunda.bpm.engine.delegate.JavaDelegate;
 import org.camunda.bpm.engine.variable.Variables;
 import org.camunda.bpm.engine.variable.value.TypedValue;
@@ -21,14 +22,13 @@ import org.springframework.context.annotation.Configuration;
 class RunDelegates {
 
     @Bean
-    JavaDelegate runAdmit(AgentRuns runs, ProcessInstances instances, CamundaIdentity camunda) {
+    JavaDelegate runAdmit(AgentRuns runs, ProcessInstances instances) {
         return execution -> {
             AgentRuns.Admission admission = runs.admit(request(execution));
             for (String cancelled : admission.cancelRuns()) {
                 instances.cancel(ProcessIds.AGENT_RUN, cancelled, "restarted");
             }
             admitted(execution, admission);
-            grantWhileItRuns(execution, admission, camunda);
         };
     }
 
@@ -49,13 +49,21 @@ class RunDelegates {
         }
     }
 
-    /** The owner may follow the run in Cockpit while it runs or waits, once (analysts read every run). */
-    private static void grantWhileItRuns(DelegateExecution execution, AgentRuns.Admission admission,
-            CamundaIdentity camunda) {
-        if (!admission.ends()) {
-            camunda.grantRunning((String) execution.getVariable(ProcessIds.VAR_OWNER_ID),
-                    execution.getProcessInstanceId());
-        }
+    /**
+     * The owner may follow the run in Cockpit while it waits (analysts read every run): granted at
+     * the run's first wait, the only one its starting transaction reaches, while the owner's id is
+     * still among the transient start variables (later waits find it gone and grant nothing again).
+     * A run that never waits (not admitted, or ended as its last command left) costs no grant: the
+     * engine would insert the row and delete it again in the same transaction.
+     */
+    @Bean
+    ExecutionListener runWaits(CamundaIdentity camunda) {
+        return execution -> {
+            Object owner = execution.getVariable(ProcessIds.VAR_OWNER_ID);
+            if (owner instanceof String ownerId) {
+                camunda.grantRunning(ownerId, execution.getProcessInstanceId());
+            }
+        };
     }
 
     @Bean

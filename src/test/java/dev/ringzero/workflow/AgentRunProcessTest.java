@@ -12,6 +12,7 @@ import static org.mockito.ArgumentMatchers.anyBoolean;
 import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
@@ -43,6 +44,7 @@ class AgentRunProcessTest {
 
     private static final String RUN = "run-1";
     private final AgentRuns runs = mock(AgentRuns.class);
+    private final CamundaIdentity camunda = mock(CamundaIdentity.class);
     private final Instant later = Instant.now().plusSeconds(60);
 
     @BeforeEach
@@ -51,7 +53,8 @@ class AgentRunProcessTest {
         when(runs.answeredUnawaited(any(), any(), any())).thenReturn(AgentRuns.DetachedAnswer.NOT_DETACHED);
         RunDelegates delegates = new RunDelegates();
         var runtime = runtimeService();
-        Mocks.register("runAdmit", delegates.runAdmit(runs, new ProcessInstances(runtime), mock(CamundaIdentity.class)));
+        Mocks.register("runAdmit", delegates.runAdmit(runs, new ProcessInstances(runtime)));
+        Mocks.register("runWaits", delegates.runWaits(camunda));
         Mocks.register("runReadmit", delegates.runReadmit(runs));
         Mocks.register("runPrepare", delegates.runPrepare(runs));
         Mocks.register("actionDispatch", delegates.actionDispatch(runs));
@@ -103,6 +106,34 @@ class AgentRunProcessTest {
 
         verify(runs).answeredUnawaited(eq(RUN), eq("inv-last"), any());
         verify(runs, never()).settle(eq(RUN), any());
+    }
+
+    @Test
+    void theOwnerIsGrantedTheRunAtItsFirstWaitOnly() {
+        when(runs.next(RUN)).thenReturn(AgentRuns.Next.ACTION, AgentRuns.Next.ACTION, AgentRuns.Next.DONE);
+        sends("inv-1");
+        ProcessInstance run = start(RunStatus.ADMITTED);
+        assertThat(run).isWaitingAt("Gateway_AwaitAnswer");
+        verify(camunda).grantRunning("alice", run.getId());
+
+        sends("inv-2");
+        answer("inv-1");
+        assertThat(run).isWaitingAt("Gateway_AwaitAnswer"); // the second command's wait
+        answer("inv-2");
+
+        assertThat(run).isEnded();
+        verify(camunda, times(1)).grantRunning(any(), any());
+    }
+
+    @Test
+    void aRunThatNeverWaitsIsGrantedNothing() {
+        when(runs.next(RUN)).thenReturn(AgentRuns.Next.ACTION);
+        when(runs.dispatch(RUN)).thenReturn(new AgentRuns.DispatchStep(true, false, "inv-last", later, later, true));
+
+        assertThat(start(RunStatus.ADMITTED)).isEnded().hasPassed("EndEvent_CommandLeft");
+        assertThat(start(RunStatus.RATE_LIMITED)).isEnded().hasPassed("EndEvent_NotAdmitted");
+
+        verify(camunda, never()).grantRunning(any(), any());
     }
 
     @Test
