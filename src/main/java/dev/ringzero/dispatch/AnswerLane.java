@@ -89,6 +89,15 @@ public class AnswerLane {
     }
 
     /**
+     * Records {@code envelope}, a {@code link.result} from {@code gadgetId}, and wakes its run in
+     * the caller's transaction, as the lane does, with nothing to acknowledge: the node's rehearsal
+     * of its hot path ({@code dev.ringzero.rehearsal}), whose transaction never commits.
+     */
+    public void settleHere(String gadgetId, JsonNode envelope) {
+        settle(new Arrived(gadgetId, envelope, () -> { }), new java.util.ArrayList<>());
+    }
+
+    /**
      * In the lane's transaction: records the answer and wakes its run; {@code committed} once it
      * commits, and only then is the answer acknowledged to the broker (a node that dies before
      * gets it again from the broker after its restart).

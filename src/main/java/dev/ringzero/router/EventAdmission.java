@@ -176,6 +176,15 @@ public class EventAdmission {
         }
     }
 
+    /**
+     * Admits and routes {@code event} in the caller's transaction, as the lane does an event off
+     * the link, with nothing to acknowledge: the node's rehearsal of its hot path
+     * ({@code dev.ringzero.rehearsal}), whose transaction never commits, so neither does the event.
+     */
+    public void admitAndRouteHere(IncomingEvent event) {
+        admitAndRouteNow(new Arrival(event, clock.instant(), () -> { }, () -> { }, Runnable::run));
+    }
+
     /** In the lane's transaction: stores the event with its final state and routes (or sheds) it. */
     private void admitAndRouteNow(Arrival arrival) {
         Duration age = age(arrival);

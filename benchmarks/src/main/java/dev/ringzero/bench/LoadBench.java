@@ -442,6 +442,13 @@ public final class LoadBench {
             }
         }
 
+        // the first two minutes of service as a figure of their own (issue 25's cold node): from a
+        // run with --warmup 0 the measured phase begins with the first event after the start
+        ObjectNode windows = result.putObject("service_by_window");
+        window(windows, "first_30_s", 0, 30);
+        window(windows, "from_30_to_120_s", 30, 120);
+        windows.put("second_from_which_p99_stays_le_50ms", settledFrom(50));
+
         if (sessions != null) {
             ObjectNode llm = sessionCost(sessions, platform, mosquitto, clkTck, idleCores,
                     args.integer("llm-cost-seconds", 30));
@@ -563,6 +570,40 @@ public final class LoadBench {
             int second = (int) Math.min(buckets.length - 1, Math.max(0, (s.sentNanos - measureStart) / 1_000_000_000L));
             buckets[second].recordNanos(nanos);
         }
+    }
+
+    /** Event → invoke p50/p99 over the measured seconds [from, to), all their invokes together. */
+    private void window(ObjectNode into, String name, int from, int to) {
+        Histogram merged = null;
+        for (int s = from; s < Math.min(to, perSecond.length - 1); s++) {
+            Histogram h = perSecond[s].copy();
+            if (merged == null) {
+                merged = h;
+            } else {
+                merged.add(h);
+            }
+        }
+        ObjectNode w = into.putObject(name);
+        w.put("invokes", merged == null ? 0 : merged.getTotalCount());
+        if (merged != null && merged.getTotalCount() > 0) {
+            w.put("p50_ms", Latency.ms(merged.getValueAtPercentile(50)));
+            w.put("p99_ms", Latency.ms(merged.getValueAtPercentile(99)));
+        }
+    }
+
+    /**
+     * The first measured second from which every second's p99 stays at or under {@code ms}: how
+     * long a node served slowly; -1 if its last second was still over.
+     */
+    private int settledFrom(double ms) {
+        int from = 0;
+        for (int s = 0; s < perSecond.length - 1; s++) {
+            Histogram h = perSecond[s].copy();
+            if (h.getTotalCount() > 0 && Latency.ms(h.getValueAtPercentile(99)) > ms) {
+                from = s + 1;
+            }
+        }
+        return from >= perSecond.length - 1 ? -1 : from;
     }
 
     // ---------------------------------------------------------------------- gates

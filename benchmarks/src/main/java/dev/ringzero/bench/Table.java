@@ -104,6 +104,16 @@ final class Table {
             b.append(String.format(Locale.ROOT, "  %.1f index entries written%s%n", db.path("index_entries_written").asDouble(),
                     db.has("statements") ? String.format(Locale.ROOT, ", %.1f statements", db.path("statements").asDouble()) : ""));
         }
+        JsonNode windows = r.path("service_by_window");
+        if (windows.has("first_30_s")) {
+            JsonNode first = windows.path("first_30_s");
+            JsonNode then = windows.path("from_30_to_120_s");
+            b.append(String.format(Locale.ROOT, "service by window: first 30 s p50 %.1f / p99 %.1f ms; 30-120 s p50 %.1f / "
+                            + "p99 %.1f ms; every second's p99 <= 50 ms from second %d on%n",
+                    first.path("p50_ms").asDouble(Double.NaN), first.path("p99_ms").asDouble(Double.NaN),
+                    then.path("p50_ms").asDouble(Double.NaN), then.path("p99_ms").asDouble(Double.NaN),
+                    windows.path("second_from_which_p99_stays_le_50ms").asInt()));
+        }
         JsonNode llm = r.path("llm_sessions");
         if (!llm.isMissingNode()) {
             JsonNode cost = llm.path("cost_sessions_only");

@@ -1,0 +1,246 @@
+package dev.ringzero.rehearsal;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ringzero.Batches;
+import dev.ringzero.agents.AgentService;
+import dev.ringzero.dispatch.AnswerLane;
+import dev.ringzero.gadgets.GadgetStore;
+import dev.ringzero.router.EventAdmission;
+import dev.ringzero.router.IncomingEvent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.actuate.health.Health;
+import org.springframework.boot.actuate.health.HealthIndicator;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.event.EventListener;
+import org.springframework.core.annotation.Order;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Rehearses the hot path before the node reports healthy, so its first real events do not pay
+ * for the JIT compiling it (issue 25: a cold node served its first half-minute at p50 ~170 ms).
+ * A round is one transaction that is always rolled back: a stand-in owner, paired gadget and
+ * rules agent ("when shaken, show text"), then {@code ringzero.rehearsal.events-per-round} events
+ * admitted and routed as the link's lane does (the run starts, the kernel decides, the command
+ * is recorded), each followed by its device's answer settled as the answer lane does. Nothing of
+ * it survives: no row commits, and what leaves the node after a commit (the command to the
+ * device, the broker's acknowledgement, the counters) never leaves. The engine only keeps its
+ * id blocks and its in-memory activity counters.
+ *
+ * <p>The node reports {@code OUT_OF_SERVICE} (health component {@code rehearsal}) until the
+ * rehearsal ends, so a load balancer or a start script waits for a warm node. It ends early, and
+ * the node reports healthy all the same, if a round fails (a rehearsal never keeps a node out of
+ * service) or the node stops. Events that arrive meanwhile are served as ever, by a colder node.
+ */
+@Component
+public class Rehearsal implements HealthIndicator {
+
+    private static final Logger log = LoggerFactory.getLogger(Rehearsal.class);
+
+    /** Where a rehearsal stands. */
+    sealed interface Stage permits Waiting, Rehearsing, Done {
+    }
+
+    record Waiting() implements Stage {
+    }
+
+    record Rehearsing(int eventsDone, int events) implements Stage {
+    }
+
+    /**
+     * Finished, or given up ({@code failure} says why): {@code events} rehearsed, of which
+     * {@code succeeded} ran the whole path (their run succeeded once its answer was settled).
+     */
+    record Done(int events, int succeeded, Duration took, String failure) implements Stage {
+    }
+
+    private final TransactionTemplate transactions;
+    private final JdbcClient jdbc;
+    private final AgentService agents;
+    private final GadgetStore gadgets;
+    private final EventAdmission admission;
+    private final AnswerLane answers;
+    private final Batches batch;
+    private final ObjectMapper json;
+    private final Clock clock;
+    private final int events;
+    private final int perRound;
+    private final AtomicReference<Stage> stage = new AtomicReference<>(new Waiting());
+    private volatile boolean stopping;
+
+    Rehearsal(TransactionTemplate transactions, JdbcClient jdbc, AgentService agents, GadgetStore gadgets,
+            EventAdmission admission, AnswerLane answers, Batches batch, ObjectMapper json, Clock clock,
+            @Value("${ringzero.rehearsal.events:0}") int events,
+            @Value("${ringzero.rehearsal.events-per-round:50}") int perRound) {
+        this.transactions = transactions;
+        this.jdbc = jdbc;
+        this.agents = agents;
+        this.gadgets = gadgets;
+        this.admission = admission;
+        this.answers = answers;
+        this.batch = batch;
+        this.json = json;
+        this.clock = clock;
+        this.events = Math.max(0, events);
+        this.perRound = Math.max(1, perRound);
+        if (this.events == 0) {
+            stage.set(new Done(0, 0, Duration.ZERO, null));
+        }
+    }
+
+    /** Once the node is up (after the other start-up work), on a thread of its own. */
+    @EventListener(ApplicationReadyEvent.class)
+    @Order
+    public void onReady() {
+        if (stage.get() instanceof Waiting) {
+            Thread thread = new Thread(this::rehearse, "rehearsal");
+            thread.setDaemon(true);
+            thread.start();
+        }
+    }
+
+    /** Rehearses {@code ringzero.rehearsal.events} events, round after round; never throws. */
+    void rehearse() {
+        Instant started = clock.instant();
+        int done = 0;
+        int succeeded = 0;
+        String failure = null;
+        stage.set(new Rehearsing(0, events));
+        try {
+            while (done < events && !stopping) {
+                int round = Math.min(perRound, events - done);
+                succeeded += rehearseRound(round);
+                done += round;
+                stage.set(new Rehearsing(done, events));
+            }
+        } catch (RuntimeException e) {
+            failure = e.toString();
+            log.warn("the rehearsal of the hot path stopped after {} events; the node serves unrehearsed: {}", done,
+                    failure);
+        }
+        Duration took = Duration.between(started, clock.instant());
+        stage.set(new Done(done, succeeded, took, failure));
+        if (succeeded < done) {
+            // the rehearsal warmed some other path (a denial, say): worth knowing, not worth failing for
+            log.warn("of {} rehearsed events only {} ran their whole path", done, succeeded);
+        }
+        log.info("rehearsed the hot path with {} events in {} ms", done, took.toMillis());
+    }
+
+    /** One round, in one transaction rolled back whatever happens in it; returns the runs that succeeded. */
+    private int rehearseRound(int count) {
+        return transactions.execute(status -> {
+            status.setRollbackOnly();
+            StandIn standIn = standIn();
+            for (int i = 0; i < count; i++) {
+                IncomingEvent event = new IncomingEvent(standIn.gadgetId(), standIn.ownerId(),
+                        "rehearsal-" + i, "shaken", json.createObjectNode().put("n", i), "mqtt", null);
+                batch.run(List.of(event), admission::admitAndRouteHere, Rehearsal::failed);
+                for (String invocationId : unanswered(standIn.gadgetId())) {
+                    batch.run(List.of(answer(invocationId)), answer -> answers.settleHere(standIn.gadgetId(), answer),
+                            Rehearsal::failed);
+                }
+            }
+            return jdbc.sql("select count(*) from rz_run where agent_id = ? and status = 'succeeded'")
+                    .param(standIn.agentId()).query(Integer.class).single();
+        });
+    }
+
+    private static <T> void failed(T item, RuntimeException cause) {
+        throw cause;
+    }
+
+    /** The stand-in owner, gadget (paired, registered) and agent of one round. */
+    private record StandIn(String ownerId, String gadgetId, String agentId) {
+    }
+
+    private StandIn standIn() {
+        String suffix = UUID.randomUUID().toString().substring(0, 12);
+        String ownerId = "rehearsal-" + suffix;
+        String gadgetId = "rehearsal-" + suffix;
+        Instant now = clock.instant();
+        // rows of their own, not the accounts' and pairing's services: those also create a login
+        // in the engine's identity store and credentials on the broker, neither undone by a rollback
+        jdbc.sql("insert into rz_account(id, display_name, role, created_at) values (?, ?, 'OWNER', ?)")
+                .params(ownerId, ownerId, java.sql.Timestamp.from(now)).update();
+        jdbc.sql("insert into rz_gadget(id, owner_id, name, credential_hash, paired, online, paired_at) "
+                        + "values (?, ?, ?, ?, true, true, ?)")
+                .params(gadgetId, ownerId, gadgetId, "0".repeat(64), java.sql.Timestamp.from(now)).update();
+        gadgets.register(gadgetId, REGISTRATION, now);
+        String agentId = agents.create(ownerId, definition(gadgetId)).agent().id();
+        return new StandIn(ownerId, gadgetId, agentId);
+    }
+
+    private List<String> unanswered(String gadgetId) {
+        return jdbc.sql("select id from rz_invocation where gadget_id = ? and outcome = 'sent'").param(gadgetId)
+                .query(String.class).list();
+    }
+
+    /** The device's {@code link.result}: shown. */
+    private JsonNode answer(String invocationId) {
+        ObjectNode envelope = json.createObjectNode().put("method", "link.result").put("id", invocationId)
+                .put("ok", true);
+        envelope.putObject("payload").put("status", "shown");
+        return envelope;
+    }
+
+    /** The benchmark's and the seeds' commonest agent: one command per event, no model. */
+    private JsonNode definition(String gadgetId) {
+        try {
+            return json.readTree("""
+                    {"apiVersion":"ringzero/v1","name":"rehearsal","gadgets":["%1$s"],"kind":"rules",
+                     "triggers":[{"kind":"gadget.event","gadget":"%1$s","event":"shaken"}],
+                     "actions":[{"gadget":"%1$s","command":"display.show_text","params":{"text":"{{event.id}}"}}],
+                     "allow":{"commands":["display.show_text"]},
+                     "budget":{"runsPerHour":3600,"cooldownSeconds":0,"maxRunSeconds":30},
+                     "concurrency":"parallel","maxParallel":16}
+                    """.formatted(gadgetId));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static final String REGISTRATION = """
+            {"node_id":"rehearsal","display_name":"rehearsal","platform":"rehearsal","version":"1",
+             "capabilities":{},
+             "commands_v2":{"display.show_text":{"description":"shows a line of text",
+               "required":{"text":{"type":"string","description":"the text"}},"optional":{},"timeout_ms":2000}},
+             "events":[{"name":"shaken"}]}
+            """;
+
+    @jakarta.annotation.PreDestroy
+    void stop() {
+        stopping = true;
+    }
+
+    Stage stage() {
+        return stage.get();
+    }
+
+    @Override
+    public Health health() {
+        Stage now = stage.get();
+        if (now instanceof Done done) {
+            Health.Builder up = Health.up().withDetail("events", done.events())
+                    .withDetail("succeeded", done.succeeded()).withDetail("ms", done.took().toMillis());
+            return done.failure() == null ? up.build() : up.withDetail("stopped", done.failure()).build();
+        }
+        Health.Builder out = Health.outOfService();
+        if (now instanceof Rehearsing rehearsing) {
+            out.withDetail("events", rehearsing.eventsDone()).withDetail("of", rehearsing.events());
+        }
+        return out.build();
+    }
+}
