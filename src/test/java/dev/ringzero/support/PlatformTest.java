@@ -26,6 +26,9 @@ public abstract class PlatformTest {
         registry.add("ringzero.mqtt.service-password", () -> RealServices.MQTT_SERVICE_PASSWORD);
         registry.add("RINGZERO_ADMIN_PASSWORD", () -> ADMIN_PASSWORD);
         registry.add("camunda.bpm.job-execution.wait-time-in-millis", () -> 200);
+        // the postgres profile rehearses 3,000 events before healthy; rehearsal.RehearsalTest
+        // rehearses on its own, and every other test needs no warm JIT
+        registry.add("ringzero.rehearsal.events", () -> 0);
         // every test calls from 127.0.0.1, and many send wrong credentials on purpose: the
         // per-address login throttle has its own tests (web.LoginThrottleTest)
         registry.add("ringzero.logins.max-failures", () -> 1_000_000);
