@@ -62,6 +62,11 @@ public final class CrashSuite {
     private static final int SESSION_MAX_RUN_SECONDS = 60;
     /** How long the platform may take, once PostgreSQL accepts connections again, to be healthy and route anew. */
     static final Duration RECOVERY_TIMEOUT = Duration.ofSeconds(60);
+    /**
+     * How long a gated run may take to file its gate. Generous: right after a restart or an outage
+     * the node still works off the backlog of a loaded stretch, on a CI machine's two slow cores.
+     */
+    private static final Duration GATE_FILED_TIMEOUT = Duration.ofSeconds(90);
 
     /** What one run of the suite found; every count must be zero. */
     record Findings(String shape, long seed, int kills, long acknowledged, long routed, long shed,
@@ -470,9 +475,13 @@ public final class CrashSuite {
             List<String[]> gates) throws Exception {
         String runId = owner.post("/api/v1/gadget-agents/" + roverAgent + "/runs", "{}")
                 .expect(202, "starting a gated run").json().path("runId").asText();
-        String gateId = LoadBench.awaitGate(owner, runId, Duration.ofSeconds(30));
+        String gateId = LoadBench.awaitGate(owner, runId, GATE_FILED_TIMEOUT);
         if (gateId == null) {
-            details.add("no pending gate for gated run " + runId);
+            // say what became of the run instead, so that a red suite names its cause
+            Rest.Response run = owner.get("/api/v1/runs/" + runId);
+            details.add("no pending gate for gated run " + runId + " within " + GATE_FILED_TIMEOUT.toSeconds()
+                    + " s; the run answers " + run.status() + " " + run.body());
+            log("%s", details.get(details.size() - 1));
             return;
         }
         int drivesBefore = rover.invocations().size();

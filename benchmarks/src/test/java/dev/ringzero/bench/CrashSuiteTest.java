@@ -51,8 +51,9 @@ class CrashSuiteTest {
 
         assertThat(findings.clean()).as(findings.summary() + "\n" + String.join("\n", findings.details())).isTrue();
         assertThat(findings.acknowledged()).as("the load reached the platform").isGreaterThan(100);
-        assertThat(findings.gateTries()).isEqualTo(2);
-        assertThat(findings.sessionTries()).isEqualTo(2);
+        String all = findings.summary() + "\n" + String.join("\n", findings.details());
+        assertThat(findings.gateTries()).as(all).isEqualTo(2);
+        assertThat(findings.sessionTries()).as(all).isEqualTo(2);
     }
 
     @Test
@@ -86,7 +87,8 @@ class CrashSuiteTest {
                         .isTrue();
                 assertThat(findings.acknowledged()).as("the load reached the platform").isGreaterThan(50);
                 assertThat(findings.databaseRestarts()).isEqualTo(databaseRestarts);
-                assertThat(findings.gateTries()).as("two gates killed, one after the database restarts")
+                assertThat(findings.gateTries()).as("two gates killed, one after the database restarts\n"
+                        + findings.summary() + "\n" + String.join("\n", findings.details()))
                         .isEqualTo(databaseRestarts > 0 ? 3 : 2);
             } finally {
                 run(Map.of(), "mqtt-broker/stop.sh", brokerState.toString());
