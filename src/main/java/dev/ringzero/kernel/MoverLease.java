@@ -4,8 +4,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -14,31 +12,30 @@ import java.util.concurrent.atomic.AtomicReference;
  * to the bound: a mover whose answer never comes holds the gadget no longer than that). An expired
  * lease is free. Stopping always goes through: {@link #stop} ends whatever lease is held, and
  * {@link #release} never fails. The holder may renew by acquiring again. Thread-safe, no threads of its
- * own: time is passed in.
+ * own: time is passed in. What is held is kept in a {@link LeaseBook} (this node's memory by
+ * default, the shared database in a cluster); the decisions are made here, whichever the book.
  */
 public final class MoverLease {
 
     public static final Duration DEFAULT_MAX = Duration.ofSeconds(10);
 
-    private record Held(String ticket, Instant expiresAt) {
-
-        boolean liveAt(Instant now) {
-            return now.isBefore(expiresAt);
-        }
-    }
-
     private final Duration max;
-    private final ConcurrentMap<String, Held> leases = new ConcurrentHashMap<>();
+    private final LeaseBook book;
 
     public MoverLease() {
         this(DEFAULT_MAX);
     }
 
     public MoverLease(Duration max) {
+        this(max, LeaseBook.inMemory());
+    }
+
+    public MoverLease(Duration max, LeaseBook book) {
         if (max.isNegative() || max.isZero()) {
             throw new IllegalArgumentException("the lease bound must be positive");
         }
         this.max = max;
+        this.book = Objects.requireNonNull(book, "book");
     }
 
     /**
@@ -54,18 +51,18 @@ public final class MoverLease {
         }
         Duration bounded = duration.compareTo(max) > 0 ? max : duration;
         AtomicReference<Lease> answer = new AtomicReference<>();
-        leases.compute(gadgetId, (id, held) -> {
-            if (held != null && held.liveAt(now) && !held.ticket().equals(ticket)) {
-                answer.set(new Lease.Busy(held.ticket(), held.expiresAt()));
-                return held;
+        book.change(gadgetId, recorded -> {
+            Optional<LeaseBook.Entry> live = recorded.filter(held -> held.liveAt(now));
+            if (live.isPresent() && !live.get().ticket().equals(ticket)) {
+                answer.set(new Lease.Busy(live.get().ticket(), live.get().expiresAt()));
+                return recorded;
             }
             Instant until = now.plus(bounded);
-            if (held != null && held.liveAt(now) && held.expiresAt().isAfter(until)) {
-                until = held.expiresAt(); // the holder's shorter renewal
+            if (live.isPresent() && live.get().expiresAt().isAfter(until)) {
+                until = live.get().expiresAt(); // the holder's shorter renewal
             }
-            Held granted = new Held(ticket, until);
-            answer.set(new Lease.Granted(ticket, granted.expiresAt()));
-            return granted;
+            answer.set(new Lease.Granted(ticket, until));
+            return Optional.of(new LeaseBook.Entry(ticket, until));
         });
         return answer.get();
     }
@@ -74,12 +71,10 @@ public final class MoverLease {
     public boolean release(String gadgetId, String ticket) {
         Objects.requireNonNull(ticket, "ticket");
         AtomicReference<Boolean> released = new AtomicReference<>(false);
-        leases.computeIfPresent(gadgetId, (id, held) -> {
-            if (held.ticket().equals(ticket)) {
-                released.set(true);
-                return null;
-            }
-            return held;
+        book.change(gadgetId, recorded -> {
+            boolean mine = recorded.filter(held -> held.ticket().equals(ticket)).isPresent();
+            released.set(mine);
+            return mine ? Optional.empty() : recorded;
         });
         return released.get();
     }
@@ -87,11 +82,12 @@ public final class MoverLease {
     /** Ends whatever lease the gadget has, whoever holds it; the ticket it stopped, if one was moving. */
     public Optional<String> stop(String gadgetId, Instant now) {
         Objects.requireNonNull(now, "now");
-        return Optional.ofNullable(leases.remove(gadgetId)).filter(held -> held.liveAt(now)).map(Held::ticket);
+        return book.change(gadgetId, recorded -> Optional.empty()).filter(held -> held.liveAt(now))
+                .map(LeaseBook.Entry::ticket);
     }
 
     /** The ticket moving the gadget at {@code now}, if any. */
     public Optional<String> holder(String gadgetId, Instant now) {
-        return Optional.ofNullable(leases.get(gadgetId)).filter(held -> held.liveAt(now)).map(Held::ticket);
+        return book.read(gadgetId).filter(held -> held.liveAt(now)).map(LeaseBook.Entry::ticket);
     }
 }

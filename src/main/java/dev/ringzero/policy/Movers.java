@@ -8,7 +8,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import dev.ringzero.kernel.Lease;
 import dev.ringzero.kernel.MoverLease;
 import dev.ringzero.kernel.Subject;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
 
 /**
  * Ring 0's mover arbitration on the dispatch path ({@link MoverLease}): one mover per gadget at a
@@ -16,12 +19,17 @@ import org.springframework.stereotype.Component;
  * is who asks: the person, one agent (whichever of its runs; its next move renews its lease), or
  * one approved gate. A lease ends when the last of its mover's moves on their way is answered, when
  * a stop is sent, or by its bound; a move whose waiter gave up while the device may still be
- * moving (a run's deadline) is left to that bound. Leases are in memory, per node, like
- * the speaker floor: a restart frees every gadget, and the firmware's own limit (a rover stops
- * after at most 10 s) holds meanwhile.
+ * moving (a run's deadline) is left to that bound.
+ *
+ * <p>The leases are in the shared database ({@link DatabaseLeaseBook}), so every node of a cluster
+ * arbitrates a gadget alike and a stop sent from any node frees it. Which moves are on their way
+ * is this node's knowledge: an answer that reaches another node (the broker spreads answers over
+ * the nodes) or a node that dies leaves its mover's lease to the bound, and a restart no longer
+ * frees a gadget sooner; the firmware's own limit (a rover stops after at most 10 s) is the same.
  *
  * <p>Synchronized: a mover's renewal and the end of its earlier move must not interleave, or the
- * lease would end under the new move.
+ * lease would end under the new move. Each change of the book is a short transaction of its own
+ * and never waits for another step's locks, so holding the monitor across it cannot deadlock.
  */
 @Component
 public class Movers {
@@ -38,8 +46,14 @@ public class Movers {
     private final MoverLease leases;
     private final Map<String, Move> moves = new ConcurrentHashMap<>();
 
+    /** One node's leases, in memory: for tests of the arbitration itself. */
     public Movers() {
         this(new MoverLease());
+    }
+
+    @Autowired
+    Movers(JdbcClient jdbc, PlatformTransactionManager transactions) {
+        this(new MoverLease(MoverLease.DEFAULT_MAX, new DatabaseLeaseBook(jdbc, transactions)));
     }
 
     Movers(MoverLease leases) {
