@@ -76,6 +76,14 @@ class Invocations {
                 .optional();
     }
 
+    /** The recorded answer of an invocation; empty while it is still 'sent'. */
+    Optional<Outcome> answered(String invocationId) {
+        return jdbc.sql("select outcome, error_code, result from rz_invocation where id = ? and outcome <> 'sent'")
+                .param(invocationId)
+                .query((rs, n) -> rebuild(invocationId, rs.getString(1), rs.getString(2), rs.getString(3)))
+                .optional();
+    }
+
     /** The recorded outcome of an invocation (still 'sent' reads as unknown). */
     Outcome stored(String invocationId) {
         return jdbc.sql("select outcome, error_code, result from rz_invocation where id = ?").param(invocationId)

@@ -7,6 +7,7 @@ import java.util.List;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ringzero.accounts.Tokens;
+import dev.ringzero.cluster.ClusterSettings;
 import dev.ringzero.gadgets.GadgetStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
@@ -221,16 +222,35 @@ class MqttConfig {
         return manager;
     }
 
+    /** A node of a cluster takes its partitions' gadget messages through sessions of their own. */
+    @Bean(destroyMethod = "stop")
+    @ConditionalOnProperty(name = "ringzero.cluster.enabled", havingValue = "true")
+    PartitionLinks partitionLinks(MqttSettings settings, @Qualifier("mqttServicePassword") String password,
+            ClusterSettings cluster, LinkGateway gateway) {
+        if (settings.embedded()) {
+            throw new IllegalStateException("ringzero.cluster.enabled needs a broker all nodes share: set "
+                    + "ringzero.mqtt.embedded=false (the mosquitto profile) and a shared PostgreSQL (the postgres "
+                    + "profile)");
+        }
+        return new PartitionLinks(settings, password, cluster, gateway::accept);
+    }
+
     @Bean
     MessageChannel linkInbound() {
         return new DirectChannel();
     }
 
+    /**
+     * The inbound connection's subscriptions. On a node of a cluster the gadgets' own messages come
+     * through the sessions of the partitions it holds ({@link PartitionLinks}); this connection
+     * then takes only the dynamic-security answers meant for this node.
+     */
     @Bean
     MqttPahoMessageDrivenChannelAdapter linkInboundAdapter(@Qualifier("mqttClientManager") LinkClientManager manager,
-            MqttSettings settings,
+            MqttSettings settings, ClusterSettings cluster,
             java.util.Optional<DynsecBrokerAccess> dynsec) {
-        List<String> topics = subscriptions(settings, Topics.INBOUND);
+        List<String> topics = cluster.enabled() ? new ArrayList<>() : subscriptions(settings.sharedGroup(),
+                Topics.INBOUND);
         dynsec.ifPresent(access -> topics.add(DynsecBrokerAccess.RESPONSE_TOPIC));
         MqttPahoMessageDrivenChannelAdapter adapter = inboundAdapter(manager, topics);
         adapter.setManualAcks(true); // hands the handler the acknowledgement (see mqttClientManager)
@@ -238,20 +258,28 @@ class MqttConfig {
         return adapter;
     }
 
+    /**
+     * Device answers. On a node of a cluster they are a shared subscription (group
+     * {@code ringzero.mqtt.shared-group}, else {@code ringzero}): the broker gives each answer to
+     * one node, and any node settles it, since an answer's run, gate and invocation are in the
+     * database (a direct command's caller on another node reads it there).
+     */
     @Bean
     MqttPahoMessageDrivenChannelAdapter linkAnswersAdapter(
-            @Qualifier("mqttAnswersClientManager") LinkClientManager manager, MqttSettings settings) {
-        MqttPahoMessageDrivenChannelAdapter adapter = inboundAdapter(manager, subscriptions(settings, Topics.ANSWERS));
+            @Qualifier("mqttAnswersClientManager") LinkClientManager manager, MqttSettings settings,
+            ClusterSettings cluster) {
+        String group = cluster.enabled() && (settings.sharedGroup() == null || settings.sharedGroup().isBlank())
+                ? "ringzero" : settings.sharedGroup();
+        MqttPahoMessageDrivenChannelAdapter adapter = inboundAdapter(manager, subscriptions(group, Topics.ANSWERS));
         adapter.setManualAcks(true); // hands the handler the acknowledgement (see mqttAnswersClientManager)
         manager.deliverUnmatchedTo(adapter);
         return adapter;
     }
 
-    private static List<String> subscriptions(MqttSettings settings, String[] filters) {
+    private static List<String> subscriptions(String sharedGroup, String[] filters) {
         List<String> topics = new ArrayList<>();
         for (String topic : filters) {
-            topics.add(settings.sharedGroup() == null || settings.sharedGroup().isBlank() ? topic
-                    : "$share/" + settings.sharedGroup() + "/" + topic);
+            topics.add(sharedGroup == null || sharedGroup.isBlank() ? topic : "$share/" + sharedGroup + "/" + topic);
         }
         return topics;
     }

@@ -54,7 +54,7 @@ final class DispatchFixture {
     final JdbcDataSource dataSource;
     final JdbcClient jdbc;
     final Invocations invocations;
-    final AwaitedAnswers awaited = new AwaitedAnswers();
+    final AwaitedAnswers awaited;
     final Movers movers = new Movers();
     final PolicyKernel kernel;
 
@@ -71,6 +71,7 @@ final class DispatchFixture {
                 + "error_code varchar(64), result text, sent_at timestamp with time zone not null, "
                 + "deadline timestamp with time zone not null, answered_at timestamp with time zone)").update();
         invocations = new Invocations(jdbc, json, dataSource);
+        awaited = new AwaitedAnswers(false, invocations);
         PolicyFacts facts = new PolicyFacts() {
             @Override
             public Optional<GadgetFacts> gadget(String gadgetId) {
