@@ -55,17 +55,27 @@ class PartitionLinksTest {
         RealServices.start();
         MqttSettings mqtt = new MqttSettings(false, "127.0.0.1", RealServices.mqttPort(), "ringzero-platform",
                 RealServices.MQTT_SERVICE_PASSWORD, "links", null);
-        a = new PartitionLinks(mqtt, RealServices.MQTT_SERVICE_PASSWORD, sessions, TWO,
-                (topic, payload, redelivered, ack) -> handedToA.add(new Handed(topic,
-                        new String(payload, StandardCharsets.UTF_8), redelivered, ack)));
-        b = new PartitionLinks(mqtt, RealServices.MQTT_SERVICE_PASSWORD, sessions, TWO,
-                (topic, payload, redelivered, ack) -> handedToB.add(new Handed(topic,
-                        new String(payload, StandardCharsets.UTF_8), redelivered, ack)));
+        a = new PartitionLinks(mqtt, RealServices.MQTT_SERVICE_PASSWORD, sessions, TWO, into(handedToA));
+        b = new PartitionLinks(mqtt, RealServices.MQTT_SERVICE_PASSWORD, sessions, TWO, into(handedToB));
         board = new MqttClient(RealServices.mqttUrl(), "links-board-" + run, new MemoryPersistence());
         MqttConnectOptions options = new MqttConnectOptions();
         options.setUserName("ringzero-platform");
         options.setPassword(RealServices.MQTT_SERVICE_PASSWORD.toCharArray());
         board.connect(options);
+    }
+
+    /**
+     * A node's gateway, as far as this test's gadgets go: the boards of other tests on the same
+     * broker (their presence, their ambient events) are acknowledged and left out.
+     */
+    private PartitionLinks.Inbound into(List<Handed> handed) {
+        return (topic, payload, redelivered, ack) -> {
+            if (topic.contains("links-" + run + "-")) {
+                handed.add(new Handed(topic, new String(payload, StandardCharsets.UTF_8), redelivered, ack));
+            } else {
+                ack.run();
+            }
+        };
     }
 
     @AfterEach

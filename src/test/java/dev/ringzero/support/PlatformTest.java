@@ -26,6 +26,10 @@ public abstract class PlatformTest {
         registry.add("ringzero.mqtt.service-password", () -> RealServices.MQTT_SERVICE_PASSWORD);
         registry.add("RINGZERO_ADMIN_PASSWORD", () -> ADMIN_PASSWORD);
         registry.add("camunda.bpm.job-execution.wait-time-in-millis", () -> 200);
+        // a node of a cluster (issue 24), alone unless a test starts a second node on the same
+        // database and broker: every gadget message goes through the partitions' sessions, answers
+        // through the shared subscription, the speaker floor and the leases through the database
+        registry.add("ringzero.cluster.enabled", () -> true);
         // the postgres profile rehearses 3,000 events before healthy; rehearsal.RehearsalTest
         // rehearses on its own, and every other test needs no warm JIT
         registry.add("ringzero.rehearsal.events", () -> 0);
