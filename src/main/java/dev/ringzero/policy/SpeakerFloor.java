@@ -74,7 +74,10 @@ public class SpeakerFloor {
         void onTurns(String gadgetId, List<Turn> turns);
     }
 
-    /** A sound held longer than this without news is released, so a lost event cannot block a speaker. */
+    /**
+     * A speaker held longer than this since its grant or the start of its playback is freed, so a
+     * lost event or a dead node cannot block it.
+     */
     static final Duration MAX_HOLD = Duration.ofMinutes(2);
     private static final int TURN_LANES = 4;
 
