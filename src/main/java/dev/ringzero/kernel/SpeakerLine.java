@@ -6,18 +6,18 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
+import dev.ringzero.kernel.SpeakerState.Waiting;
+
 /**
  * One gadget's speaker: its holder, whether the person is interacting, and the line of waiting requests
- * in turn order (priority, then oldest request, then arrival). Not thread-safe on its own;
- * {@link SpeakerArbiter} confines each line to one thread at a time.
+ * in turn order (priority, then oldest request, then arrival). Not thread-safe on its own, and lives
+ * for one operation: {@link SpeakerArbiter} loads it from its {@link SpeakerState} inside the book's
+ * atomic change of the gadget and stores {@link #state()} back.
  *
  * <p>Invariant: when nobody holds the speaker and no interaction is active, the line is empty — every
  * transition that frees the speaker hands it on at once ({@link #handOn}).
  */
 final class SpeakerLine {
-
-    private record Waiting(String ticket, Priority priority, Instant requestedAt, long arrival) {
-    }
 
     private static final Comparator<Waiting> TURN_ORDER = Comparator.comparing(Waiting::priority)
             .thenComparing(Waiting::requestedAt)
@@ -26,11 +26,28 @@ final class SpeakerLine {
     private final Duration staleAfter;
     private final List<Waiting> line = new ArrayList<>();
     private String holder;
+    private Instant heldSince;
     private boolean interaction;
     private long arrivals;
 
     SpeakerLine(Duration staleAfter) {
         this.staleAfter = staleAfter;
+    }
+
+    /** The line as {@code state} recorded it. */
+    static SpeakerLine of(SpeakerState state, Duration staleAfter) {
+        SpeakerLine line = new SpeakerLine(staleAfter);
+        line.holder = state.holder();
+        line.heldSince = state.heldSince();
+        line.interaction = state.interaction();
+        line.line.addAll(state.waiting());
+        line.arrivals = state.arrivals();
+        return line;
+    }
+
+    /** The line as a value to record. */
+    SpeakerState state() {
+        return new SpeakerState(holder, heldSince, interaction, line, arrivals);
     }
 
     Claim request(String ticket, Priority priority, Instant requestedAt, Instant now) {
@@ -43,14 +60,14 @@ final class SpeakerLine {
         }
         if (priority == Priority.INTERACTION) {
             String preempted = holder;
-            holder = ticket;
+            grant(ticket, now);
             return preempted == null ? new Claim.Granted(ticket) : new Claim.Preempted(ticket, preempted);
         }
         if (isStale(requestedAt, now)) {
             return new Claim.DroppedStale(ticket);
         }
         if (holder == null && !interaction) {
-            holder = ticket; // the line is empty here (invariant), so nobody is skipped
+            grant(ticket, now); // the line is empty here (invariant), so nobody is skipped
             return new Claim.Granted(ticket);
         }
         Waiting entry = new Waiting(ticket, priority, requestedAt, arrivals++);
@@ -64,7 +81,25 @@ final class SpeakerLine {
             withdraw(ticket);
             return List.of();
         }
-        holder = null;
+        free();
+        return handOn(now);
+    }
+
+    /** The holder's sound started playing: it holds the speaker since now. Whether it holds it. */
+    boolean playing(String ticket, Instant now) {
+        if (!ticket.equals(holder)) {
+            return false;
+        }
+        heldSince = now;
+        return true;
+    }
+
+    /** Frees a holder that has held the speaker since before {@code limit} and hands it on. */
+    List<Turn> releaseHeldBefore(Instant limit, Instant now) {
+        if (holder == null || !heldSince.isBefore(limit)) {
+            return List.of();
+        }
+        free();
         return handOn(now);
     }
 
@@ -73,7 +108,7 @@ final class SpeakerLine {
         List<Turn> turns = new ArrayList<>();
         if (holder != null) {
             turns.add(new Turn.Preempted(holder));
-            holder = null;
+            free();
         }
         turns.addAll(dropStale(now));
         return turns;
@@ -97,6 +132,11 @@ final class SpeakerLine {
         return holder;
     }
 
+    /** Whether {@code ticket} holds the speaker or waits for it. */
+    boolean claimedBy(String ticket) {
+        return ticket.equals(holder) || indexOf(ticket) >= 0;
+    }
+
     boolean interactionActive() {
         return interaction;
     }
@@ -109,11 +149,21 @@ final class SpeakerLine {
         return holder == null && !interaction && line.isEmpty();
     }
 
+    private void grant(String ticket, Instant now) {
+        holder = ticket;
+        heldSince = now;
+    }
+
+    private void free() {
+        holder = null;
+        heldSince = null;
+    }
+
     /** Drops whatever is stale now, then grants the next in line if the speaker is free to give. */
     private List<Turn> handOn(Instant now) {
         List<Turn> turns = dropStale(now);
         if (holder == null && !interaction && !line.isEmpty()) {
-            holder = line.remove(0).ticket();
+            grant(line.remove(0).ticket(), now);
             turns.add(new Turn.Granted(holder));
         }
         return turns;

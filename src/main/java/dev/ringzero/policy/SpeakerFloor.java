@@ -3,18 +3,29 @@ package dev.ringzero.policy;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Supplier;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import dev.ringzero.kernel.Claim;
 import dev.ringzero.kernel.Priority;
 import dev.ringzero.kernel.SpeakerArbiter;
 import dev.ringzero.kernel.Turn;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
@@ -25,8 +36,18 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * invocation id), or its invocation ends without playing (failed, unknown, refused), or a
  * safety bound passes. What happens on each turn is the {@link TurnListener}'s business.
  *
- * <p>The floor is in memory, per node: the gadgets whose work runs here. After a restart waiting
- * requests are gone (their runs time out or are re-requested and judged stale).
+ * <p>Where the floor is kept is {@code ringzero.cluster.enabled}'s choice. Off (the default), in
+ * this node's memory: nothing is paid for a cluster that is not there, and after a restart waiting
+ * requests are gone (their runs time out or are re-requested and judged stale). On, in the shared
+ * database: each gadget's speaker in {@code rz_speaker_line} ({@link DatabaseSpeakerBook}) and the
+ * sounds playing in {@code rz_speaker_hold} ({@link DatabaseSpeakerHolds}), so every node arbitrates
+ * a gadget alike, an end of playback frees the speaker whichever node it reaches, and the turns it
+ * makes are told by that node (waking a run is a message to the engine, which any node serves).
+ *
+ * <p>Bound: nobody holds a speaker longer than {@link #MAX_HOLD} since its grant or the start of
+ * its playback, whichever is later; every node sweeps every 5 s, so a speaker whose news never came
+ * (the device's end of playback lost, or the node that held it, or the node that was to wake its
+ * next holder, died) is free at most 2 min 5 s after that, whichever node survives.
  *
  * <p>The floor follows the transaction of the step that uses it: a release or an end of playback
  * takes effect when that step commits, and a claim or a hold made by a step that rolls back is
@@ -35,6 +56,15 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * that were never recorded as over, or kept a claim for a run that never started. Turns are told
  * to the {@link TurnListener} on a thread of their own, in order: waking a run is a transaction of
  * its own, never part of (or after the end of) the step that freed the speaker.
+ *
+ * <p>In the database each change is a short transaction of its own (as the mover leases'), not a
+ * part of the step's: joining the step would give a rollback for free but hold the gadget's row
+ * lock to the step's end, and the person's direct sound waits for its device's answer, so every
+ * other request, release and pre-emption of that gadget, on every node, would wait as long. The
+ * same rule then serves both books: the undo on rollback and the release on commit below. Its
+ * price: another node sees a claim before its step commits (a request may queue behind a claim
+ * that is given back; the give-back hands the speaker on as any release does). A change locks one
+ * row and waits for no step, so it cannot deadlock with one.
  */
 @Component
 public class SpeakerFloor {
@@ -44,34 +74,44 @@ public class SpeakerFloor {
         void onTurns(String gadgetId, List<Turn> turns);
     }
 
-    /** A sound held longer than this without news is released, so a lost event cannot block a speaker. */
+    /**
+     * A speaker held longer than this since its grant or the start of its playback is freed, so a
+     * lost event or a dead node cannot block it.
+     */
     static final Duration MAX_HOLD = Duration.ofMinutes(2);
     private static final int TURN_LANES = 4;
 
     private final SpeakerArbiter arbiter;
+    private final SpeakerHolds holds;
     private final Clock clock;
     /** Looked up when turns happen: the listeners themselves depend on the floor. */
-    private final ObjectProvider<TurnListener> listeners;
-    private final Map<String, Hold> holds = new ConcurrentHashMap<>();
+    private final Supplier<Stream<TurnListener>> listeners;
     /**
      * Lanes for telling turns: a gadget always on the same single thread, so its turns are told in
      * the order they happened; several lanes, so one gadget's slow wake-up holds up only the gadgets
      * that share its lane.
      */
-    private final java.util.List<java.util.concurrent.ExecutorService> turnLanes = java.util.stream.IntStream
-            .range(0, TURN_LANES).mapToObj(lane -> java.util.concurrent.Executors.newSingleThreadExecutor(runnable -> {
+    private final List<ExecutorService> turnLanes = IntStream
+            .range(0, TURN_LANES).mapToObj(lane -> Executors.newSingleThreadExecutor(runnable -> {
                 Thread thread = new Thread(runnable, "speaker-turns-" + lane);
                 thread.setDaemon(true);
                 return thread;
             })).toList();
 
-    private record Hold(String gadgetId, String ticket, Instant since) {
+    @Autowired
+    SpeakerFloor(Clock clock, ObjectProvider<TurnListener> listeners,
+            @Value("${ringzero.speaker.stale-after:PT30S}") Duration staleAfter,
+            @Value("${ringzero.cluster.enabled:false}") boolean cluster, JdbcClient jdbc,
+            PlatformTransactionManager transactions) {
+        this(clock, listeners::orderedStream,
+                cluster ? new SpeakerArbiter(staleAfter, new DatabaseSpeakerBook(jdbc, transactions))
+                        : new SpeakerArbiter(staleAfter),
+                cluster ? new DatabaseSpeakerHolds(jdbc, transactions) : SpeakerHolds.inMemory());
     }
 
-    SpeakerFloor(Clock clock, ObjectProvider<TurnListener> listeners,
-            @org.springframework.beans.factory.annotation.Value("${ringzero.speaker.stale-after:PT30S}")
-            Duration staleAfter) {
-        this.arbiter = new SpeakerArbiter(staleAfter);
+    SpeakerFloor(Clock clock, Supplier<Stream<TurnListener>> listeners, SpeakerArbiter arbiter, SpeakerHolds holds) {
+        this.arbiter = arbiter;
+        this.holds = holds;
         this.clock = clock;
         this.listeners = listeners;
     }
@@ -81,8 +121,7 @@ public class SpeakerFloor {
      * ticket already had, e.g. the grant that woke its run, stays).
      */
     public Claim request(String gadgetId, String ticket, Priority priority, Instant requestedAt) {
-        boolean hadClaim = arbiter.holder(gadgetId).filter(ticket::equals).isPresent()
-                || arbiter.waiting(gadgetId).contains(ticket);
+        boolean hadClaim = arbiter.claimedBy(gadgetId, ticket);
         Claim claim = arbiter.request(gadgetId, ticket, priority, requestedAt, clock.instant());
         if (!hadClaim && !(claim instanceof Claim.DroppedStale)) {
             onRollback(() -> releaseNow(gadgetId, ticket));
@@ -91,13 +130,15 @@ public class SpeakerFloor {
     }
 
     /**
-     * The granted ticket's sound was sent as this invocation: its end releases the floor. Held at
-     * once (the device may report the end of playback as soon as the step commits), let go if the
-     * step rolls back.
+     * The granted ticket's sound was sent as this invocation: its end releases the floor, and the
+     * bound on holding counts from now. Held at once (the device may report the end of playback as
+     * soon as the step commits), let go if the step rolls back.
      */
     public void playing(String invocationId, String gadgetId, String ticket) {
-        holds.put(invocationId, new Hold(gadgetId, ticket, clock.instant()));
-        onRollback(() -> holds.remove(invocationId));
+        Instant now = clock.instant();
+        holds.put(invocationId, new SpeakerHolds.Hold(gadgetId, ticket, now));
+        onRollback(() -> holds.take(invocationId));
+        arbiter.playing(gadgetId, ticket, now);
     }
 
     /** Releases a ticket that got the floor but sent nothing (refused, fenced). */
@@ -107,12 +148,7 @@ public class SpeakerFloor {
 
     /** The invocation is over for the speaker (played to the end, failed, or unknown). */
     public void ended(String invocationId) {
-        onCommit(() -> {
-            Hold hold = holds.remove(invocationId);
-            if (hold != null) {
-                releaseNow(hold.gadgetId(), hold.ticket());
-            }
-        });
+        onCommit(() -> holds.take(invocationId).ifPresent(hold -> releaseNow(hold.gadgetId(), hold.ticket())));
     }
 
     private void releaseNow(String gadgetId, String ticket) {
@@ -129,9 +165,9 @@ public class SpeakerFloor {
             return;
         }
         @SuppressWarnings("unchecked")
-        java.util.Deque<Runnable> undos = (java.util.Deque<Runnable>) TransactionSynchronizationManager.getResource(this);
+        Deque<Runnable> undos = (Deque<Runnable>) TransactionSynchronizationManager.getResource(this);
         if (undos == null) {
-            java.util.Deque<Runnable> fresh = new java.util.ArrayDeque<>();
+            Deque<Runnable> fresh = new ArrayDeque<>();
             TransactionSynchronizationManager.bindResource(this, fresh);
             TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
                 @Override
@@ -182,16 +218,24 @@ public class SpeakerFloor {
         return arbiter.waiting(gadgetId);
     }
 
+    /**
+     * Frees every speaker held longer than {@link #MAX_HOLD} without news, this node's or, in a
+     * cluster, any node's: the class comment gives the bound.
+     */
     @Scheduled(fixedDelayString = "PT5S")
     void releaseForgottenHolds() {
-        Instant limit = clock.instant().minus(MAX_HOLD);
-        holds.entrySet().removeIf(entry -> {
-            if (entry.getValue().since().isBefore(limit)) {
-                releaseNow(entry.getValue().gadgetId(), entry.getValue().ticket());
-                return true;
+        Instant now = clock.instant();
+        Instant limit = now.minus(MAX_HOLD);
+        holds.forgetBefore(limit);
+        for (String gadgetId : arbiter.heldBefore(limit)) {
+            try {
+                announce(gadgetId, arbiter.releaseHeldBefore(gadgetId, limit, now));
+            } catch (RuntimeException e) {
+                // one gadget's failure (the database busy, say) leaves the others' to this sweep
+                LoggerFactory.getLogger(SpeakerFloor.class).warn("forgotten speaker of {} not freed: {}", gadgetId,
+                        e.toString());
             }
-            return false;
-        });
+        }
     }
 
     private void announce(String gadgetId, List<Turn> turns) {
@@ -199,23 +243,23 @@ public class SpeakerFloor {
             return;
         }
         try {
-            turnLanes.get(Math.floorMod(gadgetId.hashCode(), TURN_LANES)).execute(() -> listeners.orderedStream()
+            turnLanes.get(Math.floorMod(gadgetId.hashCode(), TURN_LANES)).execute(() -> listeners.get()
                     .forEach(listener -> {
                         try {
                             listener.onTurns(gadgetId, turns);
                         } catch (RuntimeException e) {
                             // the listener hands back each turn it cannot act on; never stop the lane
-                            org.slf4j.LoggerFactory.getLogger(SpeakerFloor.class)
+                            LoggerFactory.getLogger(SpeakerFloor.class)
                                     .warn("speaker turns of {} not handled: {}", gadgetId, e.toString());
                         }
                     }));
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             // shutting down: nobody is left to wake
         }
     }
 
     @jakarta.annotation.PreDestroy
     void stop() {
-        turnLanes.forEach(java.util.concurrent.ExecutorService::shutdown);
+        turnLanes.forEach(ExecutorService::shutdown);
     }
 }
