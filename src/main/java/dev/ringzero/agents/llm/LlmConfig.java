@@ -86,6 +86,24 @@ class LlmConfig {
         return new Drafts(model, settings, validator, gadgets, dryRun, json);
     }
 
+    /** On a node of a cluster: turns a dead node left behind are resumed by one of the others. */
+    @org.springframework.scheduling.annotation.Scheduled(fixedDelayString = "${ringzero.llm.orphan-sweep:PT10S}",
+            initialDelayString = "${ringzero.llm.orphan-sweep:PT10S}")
+    void resumeOrphanedTurns() {
+        if (clustered) {
+            sessions.getObject().resumeOrphaned();
+        }
+    }
+
+    private final boolean clustered;
+    private final ObjectProvider<LlmSessions> sessions;
+
+    LlmConfig(@org.springframework.beans.factory.annotation.Value("${ringzero.cluster.enabled:false}") boolean clustered,
+            ObjectProvider<LlmSessions> sessions) {
+        this.clustered = clustered;
+        this.sessions = sessions;
+    }
+
     /** Turns in flight when the node stopped are played again (or finished) once it is up. */
     @EventListener(ApplicationReadyEvent.class)
     void resumeTurns(ApplicationReadyEvent ready) {

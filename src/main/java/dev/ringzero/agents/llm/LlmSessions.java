@@ -162,9 +162,18 @@ public class LlmSessions implements ModelSessions {
         }
     }
 
-    /** After a restart: turns that were in flight are played again or finished. */
+    /** After a restart: turns that were in flight here (or on a node that is gone) are played again or finished. */
     void resumeUnfinished() {
-        store.unfinished().forEach(turns::resume);
+        store.unfinished(clock.instant()).stream().filter(store::claim).forEach(turns::resume);
+    }
+
+    /**
+     * On a node of a cluster, now and then: a node that died in the middle of a session leaves its
+     * turns to the others, and the first to claim one resumes it (a restart of that node would
+     * too, but it may never come back).
+     */
+    void resumeOrphaned() {
+        store.orphaned(clock.instant()).stream().filter(store::claim).forEach(turns::resume);
     }
 
     /** One turn of the transcript, as the run's view shows it. */

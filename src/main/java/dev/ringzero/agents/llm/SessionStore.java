@@ -61,13 +61,23 @@ class SessionStore {
 
     private final JdbcClient jdbc;
 
-    SessionStore(JdbcClient jdbc) {
+    /** This node's name: a turn is played by the node that asked it, and resumed by it or for a dead one. */
+    private final String node;
+    /** How long a node of a cluster counts as alive after its last renewal ({@code rz_cluster_node}). */
+    private final java.time.Duration liveFor;
+
+    SessionStore(JdbcClient jdbc, @org.springframework.beans.factory.annotation.Value("${ringzero.mqtt.node-id:1}")
+            String node, @org.springframework.beans.factory.annotation.Value("${ringzero.cluster.lease-ttl:PT6S}")
+            java.time.Duration liveFor) {
         this.jdbc = jdbc;
+        this.node = node;
+        this.liveFor = liveFor;
     }
 
     void asked(String runId, int turn, String ownerId, Instant at) {
-        jdbc.sql("insert into rz_llm_turn(run_id, turn, owner_id, status, asked_at) values (?, ?, ?, 'asked', ?)")
-                .params(runId, turn, ownerId, ts(at)).update();
+        jdbc.sql("insert into rz_llm_turn(run_id, turn, owner_id, status, asked_at, node_id) "
+                        + "values (?, ?, ?, 'asked', ?, ?)")
+                .params(runId, turn, ownerId, ts(at), node).update();
     }
 
     List<Turn> turns(String runId) {
@@ -154,15 +164,49 @@ class SessionStore {
     /**
      * What a restart picks up in running runs: turns asked or replied but not ready, and a run's
      * last turn if it is ready or failed, since the wake that should have followed it may have
-     * been lost with the node (its run then still waits for it).
+     * been lost with the node (its run then still waits for it). Only turns this node played
+     * before it stopped, or whose node is gone: on a node of a cluster, another live node is
+     * still playing its own (playing them here too would ask the model twice).
      */
-    List<Turn> unfinished() {
+    List<Turn> unfinished(Instant now) {
+        return unfinished(now, true);
+    }
+
+    /**
+     * Turns of nodes that are gone, for a live node of a cluster to resume: as {@link
+     * #unfinished(Instant)}, without this node's own (they are being played here).
+     */
+    List<Turn> orphaned(Instant now) {
+        return unfinished(now, false);
+    }
+
+    private List<Turn> unfinished(Instant now, boolean ownToo) {
         return jdbc.sql("select t.run_id, t.turn, t.owner_id, t.status, t.asked_at, t.replied_at, t.tokens_in, "
                         + "t.tokens_out, t.latency_ms, t.reply_text, t.error_code, t.error from rz_llm_turn t "
                         + "join rz_run r on r.id = t.run_id where r.status = 'running' and (t.status in ('asked', "
                         + "'replied') or t.turn = (select max(l.turn) from rz_llm_turn l where l.run_id = t.run_id)) "
-                        + "order by t.asked_at")
+                        + "and (" + (ownToo ? "t.node_id = ? or " : "t.node_id <> ? and (")
+                        + "t.node_id is null or not exists (select 1 from rz_cluster_node n where n.node_id = t.node_id "
+                        + "and n.seen_at > ?))" + (ownToo ? "" : ")") + " order by t.asked_at")
+                .params(node, ts(now.minus(liveFor)))
                 .query(SessionStore::turn).list();
+    }
+
+    /**
+     * Takes a turn over for this node, from whichever node played it (empty: none recorded); false
+     * if another node took it first, so only one node resumes a dead node's turn.
+     */
+    boolean claim(Turn turn) {
+        String was = jdbc.sql("select node_id from rz_llm_turn where run_id = ? and turn = ?")
+                .params(turn.runId(), turn.turn()).query(String.class).optional().orElse(null);
+        if (node.equals(was)) {
+            return true;
+        }
+        return jdbc.sql("update rz_llm_turn set node_id = ? where run_id = ? and turn = ? and "
+                        + (was == null ? "node_id is null" : "node_id = ?"))
+                .params(was == null ? List.of(node, turn.runId(), turn.turn())
+                        : List.of(node, turn.runId(), turn.turn(), was))
+                .update() == 1;
     }
 
     private static Turn turn(ResultSet rs, int n) throws SQLException {

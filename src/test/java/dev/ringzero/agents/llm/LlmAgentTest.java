@@ -312,6 +312,54 @@ class LlmAgentTest extends OwnerWithDeskBotTest {
     }
 
     @Test
+    void aTurnOfAnotherLiveNodeIsLeftToItAndOneOfANodeThatIsGoneIsResumedOnce() {
+        // a cluster (issue 24): the turn was played by node 'elsewhere', which stopped before its wake
+        model.then(Reply.toolCalls("speaker__say", "{\"text\":\"taken over\"}").after(Duration.ofMillis(500)))
+                .then(Reply.answer("done"));
+        String runId = Agents.runNow(alice, sayingAgent());
+        String instance = runtime.createProcessInstanceQuery().processInstanceBusinessKey(runId).singleResult().getId();
+        runtime.suspendProcessInstanceById(instance);
+        management.createJobQuery().processInstanceId(instance).list()
+                .forEach(job -> management.setJobDuedate(job.getId(), java.util.Date.from(
+                        java.time.Instant.now().plus(Duration.ofHours(1)))));
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> "ready".equals(jdbc.sql(
+                "select status from rz_llm_turn where run_id = ? and turn = 1").param(runId).query(String.class)
+                .optional().orElse("")));
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> llmWorkers.getActiveCount() == 0);
+        String elsewhere = "elsewhere-" + runId.substring(0, 8);
+        jdbc.sql("update rz_llm_turn set node_id = ? where run_id = ?").params(elsewhere, runId).update();
+        jdbc.sql("insert into rz_cluster_node(node_id, seen_at) values (?, ?)")
+                .params(elsewhere, java.sql.Timestamp.from(java.time.Instant.now())).update();
+        runtime.activateProcessInstanceById(instance);
+
+        sessions.resumeUnfinished();
+        sessions.resumeOrphaned();
+        Awaitility.await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> said().isEmpty());
+        assertThat(jdbc.sql("select node_id from rz_llm_turn where run_id = ? and turn = 1").param(runId)
+                .query(String.class).single()).as("still the live node's").isEqualTo(elsewhere);
+        assertThat(jdbc.sql("select status from rz_run where id = ?").param(runId).query(String.class).single())
+                .as("nothing woke it").isEqualTo("running");
+
+        // 'elsewhere' stops renewing: gone
+        jdbc.sql("update rz_cluster_node set seen_at = ? where node_id = ?")
+                .params(java.sql.Timestamp.from(java.time.Instant.now().minus(Duration.ofMinutes(1))), elsewhere)
+                .update();
+        sessions.resumeOrphaned();
+        sessions.resumeOrphaned(); // a second sweep (or a second node's) finds the turn claimed
+
+        JsonNode run = ended(runId);
+        assertThat(run.path("status").asText()).as(run.toString()).isEqualTo("succeeded");
+        // the model's command went its way once: accepted or played, or (the test's speaker floor drops background
+        // sound after 4 s, and the turn's reply is about that old by now) dropped as stale, never twice
+        assertThat(run.at("/actions/0/outcome").asText()).as(run.toString())
+                .isIn("accepted", "completed", "dropped_stale");
+        assertThat(said()).hasSizeLessThanOrEqualTo(1);
+        assertThat(jdbc.sql("select node_id from rz_llm_turn where run_id = ? and turn = 1").param(runId)
+                .query(String.class).single()).as("taken over by this node").isEqualTo("1");
+        jdbc.sql("delete from rz_cluster_node where node_id = ?").param(elsewhere).update();
+    }
+
+    @Test
     void aSlowModelEndsTheRunFailedAtTheReplyTimeout() {
         model.then(Reply.answer("too late").after(Duration.ofSeconds(6)));
         String agentId = sayingAgent();
