@@ -381,10 +381,19 @@ class MqttConfig {
     @Bean
     HealthIndicator mqtt(@Qualifier("mqttClientManager") Mqttv3ClientManager inbound,
             @Qualifier("mqttOutboundClientManager") Mqttv3ClientManager outbound,
-            @Qualifier("mqttAnswersClientManager") Mqttv3ClientManager answers, MqttSettings settings) {
-        return () -> (inbound.isConnected() && outbound.isConnected() && answers.isConnected() ? Health.up()
-                : Health.down())
-                .withDetail("broker", settings.url())
-                .withDetail("embedded", settings.embedded()).build();
+            @Qualifier("mqttAnswersClientManager") Mqttv3ClientManager answers, MqttSettings settings,
+            java.util.Optional<PartitionLinks> partitions) {
+        // a node of a cluster also names the partitions it takes and whether each session is connected
+        return () -> {
+            java.util.Map<Integer, Boolean> sessions = partitions.map(PartitionLinks::sessions)
+                    .orElse(new java.util.TreeMap<>());
+            boolean up = inbound.isConnected() && outbound.isConnected() && answers.isConnected()
+                    && !sessions.containsValue(false);
+            Health.Builder health = (up ? Health.up() : Health.down())
+                    .withDetail("broker", settings.url())
+                    .withDetail("embedded", settings.embedded());
+            partitions.ifPresent(links -> health.withDetail("partitions", sessions));
+            return health.build();
+        };
     }
 }

@@ -101,6 +101,13 @@ class PartitionLinks implements PartitionOwner {
         return link != null && link.client.isConnected();
     }
 
+    /** The partitions this node takes now, each with whether its session is connected (health). */
+    java.util.SortedMap<Integer, Boolean> sessions() {
+        java.util.SortedMap<Integer, Boolean> sessions = new java.util.TreeMap<>();
+        links.forEach((partition, link) -> sessions.put(partition, link.client.isConnected()));
+        return sessions;
+    }
+
     void stop() {
         links.keySet().forEach(this::giveUp);
         retries.shutdownNow();
@@ -217,7 +224,7 @@ class PartitionLinks implements PartitionOwner {
             closed = true;
             try {
                 if (client.isConnected()) {
-                    client.disconnect(500);
+                    client.disconnect(0); // no quiescing: what was handed on is waited for below
                 }
             } catch (MqttException e) {
                 try {

@@ -39,6 +39,10 @@ class ExposureTest extends PlatformTest {
         var details = admin.get("/actuator/health");
         assertThat(details.status()).isEqualTo(200);
         assertThat(details.json().path("components").has("db")).isTrue();
+        // a node of a cluster names the partitions it takes, each session connected
+        var partitions = details.json().at("/components/mqtt/details/partitions");
+        assertThat(partitions.size()).as(details.body()).isPositive();
+        partitions.forEach(connected -> assertThat(connected.asBoolean()).as(details.body()).isTrue());
         // the Prometheus scrape is off in tests (Spring Boot disables exporters there); metrics are on
         assertThat(admin.get("/actuator/metrics").status()).isEqualTo(200);
         assertThat(Api.at(port).basic("admin", "wrong-password").get("/actuator/metrics").status())
