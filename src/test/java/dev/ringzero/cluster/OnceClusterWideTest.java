@@ -2,6 +2,7 @@ package dev.ringzero.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -9,6 +10,8 @@ import java.util.Date;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -19,7 +22,9 @@ import java.util.function.Supplier;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.icegreen.greenmail.util.GreenMail;
 import com.icegreen.greenmail.util.ServerSetup;
+import com.sun.net.httpserver.HttpServer;
 import dev.ringzero.agents.runs.RunStatus;
+import dev.ringzero.gates.GateReconciler;
 import dev.ringzero.support.Agents;
 import dev.ringzero.support.Api;
 import dev.ringzero.support.Boards;
@@ -240,6 +245,68 @@ class OnceClusterWideTest extends PlatformTest {
             String state1 = state(onNode1, gateId);
             assertThat(state1).isIn("executed", "denied");
             assertThat(sentFor(gateId)).hasSize("executed".equals(state1) ? 1 : 0);
+        }
+    }
+
+    /**
+     * A node reconciles, when it starts, the gates its previous life left {@code executing}. An auto
+     * gate has no process that carries it: the node executing it does, and in a cluster that node
+     * may be alive while another one starts. Here node 1's webhook call is held open while node 2
+     * reconciles (what its start does): node 2 must leave the gate alone, and node 1 settles it
+     * {@code executed}. Before the fix node 2 ended it {@code failed}, outcome {@code unknown}, while
+     * node 1's call went through: a false alarm for a human, and a wrong answer to the run.
+     */
+    @Test
+    void aNodeReconcilingLeavesAnAutoGateAnotherLiveNodeIsExecutingAlone() throws Exception {
+        CountDownLatch arrived = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        List<String> calls = new CopyOnWriteArrayList<>();
+        HttpServer hook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        hook.createContext("/hook", exchange -> {
+            calls.add(exchange.getRequestHeaders().getFirst("Idempotency-Key"));
+            arrived.countDown();
+            try {
+                release.await(WAIT.toSeconds(), TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        hook.start();
+        try {
+            String gadget = Boards.pair(onNode1, "desk").gadgetId();
+            assertThat(onNode1.post("/api/v1/webhook-hosts", "{\"host\":\"127.0.0.1\"}").status()).isEqualTo(201);
+            assertThat(onNode1.post("/api/v1/trust-rules", "{\"intent\":\"webhook.post\",\"level\":\"auto\"}")
+                    .status()).isEqualTo(201);
+            String agent = Agents.create(onNode1, """
+                    {"apiVersion":"ringzero/v1","name":"Report","gadgets":["%1$s"],"kind":"rules",
+                     "triggers":[{"kind":"invoke"}],
+                     "actions":[{"do":"webhook.post","params":{"url":"http://127.0.0.1:%2$d/hook",
+                                 "body":{"from":"node 1"}}}],
+                     "allow":{"commands":[],"intents":["webhook.post"]}}
+                    """.formatted(gadget, hook.getAddress().getPort()));
+
+            // run on node 1: its auto-gate worker makes the call once the run's step commits
+            String runId = Agents.runNow(onNode1, agent);
+            assertThat(arrived.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+            awaitTerminal(runId);
+            String gateId = Agents.run(onNode1, runId).at("/actions/0/result/gate").asText();
+            assertThat(state(onNode1, gateId)).isEqualTo("executing");
+
+            List<String> reconciled = SecondNode.bean(GateReconciler.class).reconcile();
+            String whileHeld = state(onNode2, gateId);
+            release.countDown();
+
+            Awaitility.await().atMost(WAIT).until(() -> !"executing".equals(state(onNode1, gateId)));
+            assertThat(reconciled).doesNotContain(gateId);
+            assertThat(whileHeld).isEqualTo("executing");
+            JsonNode gate = onNode2.get("/api/v1/gates/" + gateId).json();
+            assertThat(gate.path("state").asText()).as(gate.toString()).isEqualTo("executed");
+            assertThat(calls).containsExactly(gateId);
+        } finally {
+            release.countDown();
+            hook.stop(0);
         }
     }
 
