@@ -140,6 +140,42 @@ class OnceClusterWideTest extends PlatformTest {
     }
 
     /**
+     * A Tasklist-like client completes the review task through the engine REST API on node 2 (its
+     * engine by name: this JVM holds two), while the owner approves on node 1's desk at the same
+     * moment: one wins, the other is told 409, the mail goes once. Before the fix the losing
+     * completion was answered 500 (RestException "Cannot complete task …: Cannot find task") or 404.
+     */
+    @Test
+    void aGateApprovedOnOneNodeWhileTasklistCompletesItOnTheOtherExecutesOnce() throws Exception {
+        Api tasklistOnNode2 = Api.at(SecondNode.port()).basic(onNode1.accountId(), "password-" + onNode1.accountId());
+        int rounds = 6;
+        List<String> gates = new ArrayList<>();
+        List<Integer> engineAnswers = new ArrayList<>();
+        for (int round = 0; round < rounds; round++) {
+            String gateId = fileMail(onNode1, "tasklist round " + round);
+            gates.add(gateId);
+            String taskId = onNode1.get("/api/v1/gates/" + gateId).json().path("reviewTaskId").asText();
+            assertThat(taskId).isNotEmpty();
+
+            List<Api.Response> answers = atOnce(
+                    () -> onNode1.post("/api/v1/gates/" + gateId + "/approve", "{\"note\":\"desk\"}"),
+                    () -> tasklistOnNode2.post("/engine-rest/engine/" + SecondNode.ENGINE_NAME + "/task/" + taskId + "/complete",
+                            "{\"variables\":{\"decision\":{\"value\":\"approve\"},\"note\":{\"value\":\"tasklist\"}}}"));
+
+            engineAnswers.add(answers.get(1).status());
+            assertThat(answers.get(0).status()).as(answers.toString()).isIn(200, 409);
+            assertThat(answers.get(1).status()).as(answers.toString()).isIn(204, 409);
+            assertThat(answers.get(0).status() == 200).as("one winner: " + answers).isNotEqualTo(
+                    answers.get(1).status() == 204);
+            Awaitility.await().atMost(WAIT).until(() -> "executed".equals(state(onNode2, gateId)));
+        }
+        for (String gateId : gates) {
+            assertThat(sentFor(gateId)).as("mails of gate " + gateId).hasSize(1);
+        }
+        System.out.println("engine REST answers on node 2: " + engineAnswers);
+    }
+
+    /**
      * A due time is a timer job of the agent's one {@code agent-schedule} instance; both nodes' job
      * executors poll for it and the engine's optimistic lock on the job lets one of them run it.
      * The first due time comes with node 1's job executor stopped, so node 2's is seen to take
