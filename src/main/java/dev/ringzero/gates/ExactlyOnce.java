@@ -86,8 +86,8 @@ class ExactlyOnce {
         return gate.isPresent();
     }
 
-    /** The executing gates a start-up reconciliation must look at. */
+    /** The executing gates this node's start-up reconciliation must look at (not another node's auto gates). */
     List<Gate> executing() {
-        return store.inState(GateState.EXECUTING);
+        return store.executingToReconcile();
     }
 }

@@ -15,6 +15,11 @@ import org.springframework.stereotype.Component;
  * invocation that was sent but never answered is re-published with the same id — the firmware
  * answers from its stored result and never executes twice — and otherwise ends {@code failed}
  * with outcome {@code unknown} for a human; a ring-3 attempt is judged by its pre-send record.
+ *
+ * <p>In a cluster a node starts while the others work. An auto gate has no process to carry it:
+ * the node executing it does, so a starting node reconciles only the auto gates it executed
+ * itself (its name, {@code ringzero.mqtt.node-id}, as {@code workflow.JobLocksOfThisNode} frees
+ * only its own job locks); another node's call still in flight is that node's to settle.
  */
 @Component
 public class GateReconciler {

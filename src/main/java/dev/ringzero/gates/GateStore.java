@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 
 import dev.ringzero.kernel.TrustHistory;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -22,19 +23,23 @@ class GateStore {
             + "executing_at, finished_at, rule_id, auto";
 
     private final JdbcClient jdbc;
+    /** This node's name: an executing gate records who executes it (see {@link #executingToReconcile}). */
+    private final String node;
 
-    GateStore(JdbcClient jdbc) {
+    GateStore(JdbcClient jdbc, @Value("${ringzero.mqtt.node-id:1}") String node) {
         this.jdbc = jdbc;
+        this.node = node;
     }
 
     void insert(Gate gate) {
         jdbc.sql("insert into rz_gate(id, owner_id, agent_id, run_id, intent, gadget_id, payload, payload_sha256, "
-                        + "rationale, state, filed_at, decided_at, executing_at, rule_id, auto) "
-                        + "values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                        + "rationale, state, filed_at, decided_at, executing_at, rule_id, auto, executing_node) "
+                        + "values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
                 .params(gate.id(), gate.ownerId(), gate.agentId(), gate.runId(), gate.intent(),
                         gate.proposal().gadgetId(), gate.payload(), gate.proposal().payloadSha256(),
                         gate.proposal().rationale(), gate.state().wire(), ts(gate.timeline().filedAt()),
-                        ts(gate.timeline().decidedAt()), ts(gate.timeline().executingAt()), gate.ruleId(), gate.auto())
+                        ts(gate.timeline().decidedAt()), ts(gate.timeline().executingAt()), gate.ruleId(), gate.auto(),
+                        gate.state() == GateState.EXECUTING ? node : null)
                 .update();
     }
 
@@ -101,10 +106,16 @@ class GateStore {
         return jdbc.sql(sql.toString()).params(params).query(GateStore::map).list();
     }
 
-    /** Every gate in one state, oldest first (reconciliation of {@code executing} after a restart). */
-    List<Gate> inState(GateState state) {
-        return jdbc.sql("select " + COLUMNS + " from rz_gate where state = ? order by filed_at")
-                .param(state.wire()).query(GateStore::map).list();
+    /**
+     * The executing gates this node's start must look at, oldest first: every one a process may
+     * carry (the reconciler asks the engine whether it still does), and of the auto gates, which no
+     * process carries, those this node executes (its previous life's) or a platform before issue 24
+     * left without a node. Another node's auto gate is that node's: it may be executing it now.
+     */
+    List<Gate> executingToReconcile() {
+        return jdbc.sql("select " + COLUMNS + " from rz_gate where state = 'executing' "
+                        + "and (not auto or executing_node is null or executing_node = ?) order by filed_at")
+                .param(node).query(GateStore::map).list();
     }
 
     List<Gate> pendingOfAgent(String agentId) {
@@ -154,9 +165,12 @@ class GateStore {
             case APPROVED, DENIED -> "decided_at";
             default -> "finished_at";
         };
+        // the node that begins executing a gate is its executor (executingToReconcile)
+        String executor = to == GateState.EXECUTING ? node : null;
         return jdbc.sql("update rz_gate set state = ?, result = coalesce(?, result), " + column + " = ?, "
-                        + "version = version + 1 where id = ? and state = ?")
-                .params(to.wire(), result, ts(at), id, from.wire()).update() == 1;
+                        + "executing_node = coalesce(?, executing_node), version = version + 1 "
+                        + "where id = ? and state = ?")
+                .params(to.wire(), result, ts(at), executor, id, from.wire()).update() == 1;
     }
 
     private static Gate map(ResultSet rs, int row) throws SQLException {

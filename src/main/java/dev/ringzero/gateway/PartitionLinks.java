@@ -11,9 +11,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.ringzero.cluster.ClusterSettings;
 import dev.ringzero.cluster.PartitionOwner;
 import dev.ringzero.cluster.Partitions;
+import org.eclipse.paho.client.mqttv3.IMqttActionListener;
 import org.eclipse.paho.client.mqttv3.IMqttDeliveryToken;
+import org.eclipse.paho.client.mqttv3.IMqttToken;
 import org.eclipse.paho.client.mqttv3.MqttCallbackExtended;
-import org.eclipse.paho.client.mqttv3.MqttClient;
+import org.eclipse.paho.client.mqttv3.MqttAsyncClient;
 import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
 import org.eclipse.paho.client.mqttv3.MqttException;
 import org.eclipse.paho.client.mqttv3.MqttMessage;
@@ -117,14 +119,20 @@ class PartitionLinks implements PartitionOwner {
     private final class Link implements MqttCallbackExtended {
 
         final int partition;
-        final MqttClient client;
+        /**
+         * Asynchronous on purpose: a persistent session's backlog arrives with the connection, and
+         * Paho's callback queue holds only a few messages, so a blocking subscribe on its callback
+         * thread waited for an acknowledgement its full queue kept it from reading (a node taking
+         * over a partition with a backlog took nothing until it let go again).
+         */
+        final MqttAsyncClient client;
         final AtomicInteger handedOn = new AtomicInteger();
         volatile boolean closed;
 
         Link(int partition) {
             this.partition = partition;
             try {
-                this.client = new MqttClient(mqtt.url(), sessionPrefix + partition,
+                this.client = new MqttAsyncClient(mqtt.url(), sessionPrefix + partition,
                         new MemoryPersistence());
             } catch (MqttException e) {
                 throw new IllegalStateException("cannot make the MQTT client of partition " + partition, e);
@@ -147,10 +155,26 @@ class PartitionLinks implements PartitionOwner {
             options.setMaxInflight(1_000);
             options.setKeepAliveInterval(30);
             try {
-                client.connect(options);
+                client.connect(options, null, new IMqttActionListener() {
+                    @Override
+                    public void onSuccess(IMqttToken token) {
+                        // subscribed in connectComplete, which every connection calls
+                    }
+
+                    @Override
+                    public void onFailure(IMqttToken token, Throwable failure) {
+                        retryConnect(failure);
+                    }
+                });
             } catch (MqttException e) {
-                // the broker is away: automatic reconnection only follows a first connection
-                log.warn("partition {} cannot connect yet ({}); trying again in 1 s", partition, e.toString());
+                retryConnect(e);
+            }
+        }
+
+        /** The broker is away: automatic reconnection only follows a first connection. */
+        private void retryConnect(Throwable failure) {
+            if (!closed) {
+                log.warn("partition {} cannot connect yet ({}); trying again in 1 s", partition, failure.toString());
                 retries.schedule(this::connect, 1, TimeUnit.SECONDS);
             }
         }
@@ -159,7 +183,18 @@ class PartitionLinks implements PartitionOwner {
         @Override
         public void connectComplete(boolean reconnect, String serverURI) {
             try {
-                client.subscribe(FILTERS, new int[] {1, 1, 1});
+                client.subscribe(FILTERS, new int[] {1, 1, 1}, null, new IMqttActionListener() {
+                    @Override
+                    public void onSuccess(IMqttToken token) {
+                        // taking the partition's messages
+                    }
+
+                    @Override
+                    public void onFailure(IMqttToken token, Throwable failure) {
+                        log.warn("partition {} not subscribed ({}); reconnecting", partition, failure.toString());
+                        retries.execute(Link.this::reconnect);
+                    }
+                });
             } catch (MqttException e) {
                 log.warn("partition {} not subscribed ({}); reconnecting", partition, e.toString());
                 retries.execute(this::reconnect);
@@ -167,6 +202,9 @@ class PartitionLinks implements PartitionOwner {
         }
 
         private void reconnect() {
+            if (closed) {
+                return;
+            }
             try {
                 client.disconnectForcibly(0, 500);
             } catch (MqttException e) {
@@ -224,7 +262,8 @@ class PartitionLinks implements PartitionOwner {
             closed = true;
             try {
                 if (client.isConnected()) {
-                    client.disconnect(0); // no quiescing: what was handed on is waited for below
+                    // no quiescing: what was handed on is waited for below
+                    client.disconnect(0).waitForCompletion(1_000);
                 }
             } catch (MqttException e) {
                 try {
@@ -246,6 +285,9 @@ class PartitionLinks implements PartitionOwner {
                 log.warn("partition {} given up with {} message(s) still being admitted", partition, handedOn.get());
             }
             try {
+                if (client.isConnected()) {
+                    client.disconnectForcibly(0, 500); // a connection that completed while this one let go
+                }
                 client.close(true);
             } catch (MqttException e) {
                 log.debug("partition {}'s client not closed: {}", partition, e.toString());

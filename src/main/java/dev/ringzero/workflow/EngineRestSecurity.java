@@ -2,6 +2,8 @@ package dev.ringzero.workflow;
 
 import java.util.List;
 
+import org.camunda.bpm.engine.HistoryService;
+import org.camunda.bpm.engine.IdentityService;
 import org.camunda.bpm.engine.rest.security.auth.ProcessEngineAuthenticationFilter;
 import org.camunda.bpm.engine.rest.security.auth.impl.HttpBasicAuthenticationProvider;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -25,10 +27,14 @@ class EngineRestSecurity {
         return registration;
     }
 
-    /** Inside the login: another person's resource and a missing one answer the same 404. */
+    /**
+     * Inside the login: another person's resource and a missing one answer the same 404; a
+     * completion that lost a race answers 409.
+     */
     @Bean
-    FilterRegistrationBean<EngineRestErrors> engineRestErrors() {
-        var registration = new FilterRegistrationBean<>(new EngineRestErrors());
+    FilterRegistrationBean<EngineRestErrors> engineRestErrors(HistoryService history, IdentityService identity) {
+        var registration = new FilterRegistrationBean<>(new EngineRestErrors(EngineRestErrors.inHistory(history,
+                identity)));
         registration.setUrlPatterns(List.of("/engine-rest/*"));
         registration.setName("ringzeroEngineRestErrors");
         registration.setOrder(12);

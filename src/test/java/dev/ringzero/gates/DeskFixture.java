@@ -44,7 +44,7 @@ final class DeskFixture {
     final JdbcClient jdbc = database();
     final Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
     final ObjectMapper json = new ObjectMapper();
-    final GateStore store = new GateStore(jdbc);
+    final GateStore store = new GateStore(jdbc, "1");
     final Audit audit = new Audit(jdbc, clock);
     final Journal journal = new Journal(jdbc, clock);
     final FakeEngine engine = new FakeEngine();

@@ -133,6 +133,28 @@ class ExactlyOnceTest {
     }
 
     @Test
+    void anAutoGateAnotherNodeIsExecutingIsNotThisNodesToReconcile() {
+        Gate ours = desk.stored(GateState.EXECUTING, true);
+        Gate theirs = desk.stored(GateState.EXECUTING, true);
+        Gate carriedByItsProcess = desk.stored(GateState.EXECUTING);
+        desk.jdbc.sql("update rz_gate set executing_node = '2' where id in (?, ?)")
+                .params(theirs.id(), carriedByItsProcess.id()).update();
+
+        assertThat(underTest.executing()).extracting(Gate::id).contains(ours.id(), carriedByItsProcess.id())
+                .doesNotContain(theirs.id());
+    }
+
+    @Test
+    void theNodeThatBeginsExecutingAGateIsItsExecutor() {
+        Gate gate = desk.stored(GateState.APPROVED);
+
+        underTest.begin(gate.id());
+
+        assertThat(desk.jdbc.sql("select executing_node from rz_gate where id = ?").param(gate.id())
+                .query(String.class).single()).isEqualTo("1");
+    }
+
+    @Test
     void theExecutingGatesAreThoseARestartMustLookAt() {
         Gate executing = desk.stored(GateState.EXECUTING);
         Gate pending = desk.stored(GateState.PENDING);

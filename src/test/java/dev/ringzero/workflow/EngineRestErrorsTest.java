@@ -15,7 +15,8 @@ import org.springframework.mock.web.MockHttpServletResponse;
  */
 class EngineRestErrorsTest {
 
-    private final EngineRestErrors underTest = new EngineRestErrors();
+    private final java.util.Set<String> completedTasks = new java.util.HashSet<>();
+    private final EngineRestErrors underTest = new EngineRestErrors(completedTasks::contains);
 
     @Test
     void aRefusalNamingAnotherPersonsInstanceBecomesAPlainNotFound() throws Exception {
@@ -46,9 +47,34 @@ class EngineRestErrorsTest {
         }
     }
 
+    @Test
+    void aCompletionThatLostTheRaceForItsTaskIsAConflictOnlyWhenTheTaskWasCompleted() throws Exception {
+        completedTasks.add("task-1");
+        String body = "{\"type\":\"RestException\",\"message\":\"Cannot complete task task-1: Cannot find task with "
+                + "id task-1: task is null\"}";
+
+        MockHttpServletResponse lost = answer("POST", "/engine-rest/engine/default/task/task-1/complete", 500, body);
+        MockHttpServletResponse form = answer("POST", "/engine-rest/task/task-1/submit-form", 500, body);
+        MockHttpServletResponse late = answer("POST", "/engine-rest/task/task-1/complete", 500,
+                "{\"type\":\"NullValueException\",\"message\":\"Cannot find task with id task-1: task is null\"}");
+        MockHttpServletResponse stillThere = answer("POST", "/engine-rest/task/task-2/complete", 500, body);
+
+        assertThat(lost.getStatus()).isEqualTo(409);
+        assertThat(lost.getContentAsString()).isEqualTo(EngineRestErrors.COMPLETED);
+        assertThat(form.getStatus()).isEqualTo(409);
+        assertThat(late.getStatus()).isEqualTo(409);
+        assertThat(stillThere.getStatus()).isEqualTo(500);
+        assertThat(stillThere.getContentAsString()).isEqualTo(body);
+    }
+
     private MockHttpServletResponse answer(int status, String body) throws Exception {
+        return answer("GET", "/engine-rest/process-instance/x", status, body);
+    }
+
+    private MockHttpServletResponse answer(String method, String uri, int status, String body) throws Exception {
         MockHttpServletResponse response = new MockHttpServletResponse();
-        underTest.doFilter(new MockHttpServletRequest("GET", "/engine-rest/process-instance/x"), response,
+        MockHttpServletRequest call = new MockHttpServletRequest(method, uri);
+        underTest.doFilter(call, response,
                 (request, answer) -> {
                     HttpServletResponse http = (HttpServletResponse) answer;
                     http.setStatus(status);
