@@ -3,11 +3,8 @@ package dev.ringzero.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -17,8 +14,8 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicReference;
 
+import dev.ringzero.support.MovableClock;
 import dev.ringzero.support.RealServices;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,7 +33,7 @@ class PartitionKeeperTest {
     private static final ClusterSettings SETTINGS = new ClusterSettings(true, PARTITIONS, Duration.ofSeconds(6),
             Duration.ofSeconds(1));
 
-    private final TestClock clock = new TestClock(Instant.parse("2026-12-05T20:00:00Z"));
+    private final MovableClock clock = new MovableClock(Instant.parse("2026-12-05T20:00:00Z"));
     private JdbcClient jdbc;
 
     /** The node's side: what it was told, and whether its lease still stood when it was told to give up. */
@@ -193,34 +190,6 @@ class PartitionKeeperTest {
         }
         for (Node node : nodes) {
             assertThat(node.held()).as(node.name + "'s fair share").hasSize(2);
-        }
-    }
-
-    /** Time as the test says. */
-    private static final class TestClock extends Clock {
-        private final AtomicReference<Instant> now;
-
-        TestClock(Instant start) {
-            this.now = new AtomicReference<>(start);
-        }
-
-        void advance(Duration by) {
-            now.updateAndGet(instant -> instant.plus(by));
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now.get();
         }
     }
 }

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,13 +16,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
 import dev.ringzero.kernel.Claim;
 import dev.ringzero.kernel.Priority;
 import dev.ringzero.kernel.SpeakerArbiter;
 import dev.ringzero.kernel.Turn;
+import dev.ringzero.support.MovableClock;
 import dev.ringzero.support.PlatformTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -54,28 +52,13 @@ class ClusterSpeakerFloorTest extends PlatformTest {
     /** A node's floor, its clock and the turns it told. */
     private final class Node {
 
-        final AtomicReference<Instant> now;
+        final MovableClock now;
         final BlockingQueue<List<Turn>> told = new LinkedBlockingQueue<>();
         final SpeakerFloor floor;
 
         Node(Instant start) {
-            now = new AtomicReference<>(start);
-            Clock clock = new Clock() {
-                @Override
-                public ZoneId getZone() {
-                    return ZoneOffset.UTC;
-                }
-
-                @Override
-                public Clock withZone(ZoneId zone) {
-                    return this;
-                }
-
-                @Override
-                public Instant instant() {
-                    return now.get();
-                }
-            };
+            now = new MovableClock(start);
+            Clock clock = now;
             SpeakerFloor.TurnListener listener = (gadgetId, turns) -> {
                 if (gadgetId.startsWith(desk)) { // another test's gadgets are not this one's business
                     told.add(turns);
@@ -250,7 +233,7 @@ class ClusterSpeakerFloorTest extends PlatformTest {
         // and the node is gone: no end of playback, no release, no sweep of its own
 
         Node survivor = new Node(now.plus(SpeakerFloor.MAX_HOLD));
-        survivor.floor.request(desk, "next", Priority.EXPLICIT, survivor.now.get());
+        survivor.floor.request(desk, "next", Priority.EXPLICIT, survivor.now.instant());
         survivor.floor.releaseForgottenHolds();
         assertThat(survivor.floor.holder(desk)).as("held exactly the bound: not yet").contains("playing");
         assertThat(survivor.told).isEmpty();

@@ -285,14 +285,16 @@ class LlmAgentTest extends OwnerWithDeskBotTest {
         assertThat(run.path("actions")).hasSize(1);
     }
 
-    @Test
-    void aReadyTurnWhoseWakeWasLostIsWokenAgainAtRestart() {
-        // the fault suite's case: the node stopped after the turn was recorded ready, before its wake
-        model.then(Reply.toolCalls("speaker__say", "{\"text\":\"woken\"}").after(Duration.ofMillis(500)))
+    /**
+     * The fault suite's case: a run whose first turn (the model asks to say {@code text}) is
+     * recorded ready while its process cannot be woken (suspended, its deadline pushed out of the
+     * test's reach), so the wake is lost; then the process is active again, waiting for a wake.
+     */
+    private String aRunWhoseReadyTurnLostItsWake(String text) {
+        model.then(Reply.toolCalls("speaker__say", "{\"text\":\"" + text + "\"}").after(Duration.ofMillis(500)))
                 .then(Reply.answer("done"));
         String runId = Agents.runNow(alice, sayingAgent());
         String instance = runtime.createProcessInstanceQuery().processInstanceBusinessKey(runId).singleResult().getId();
-        // the wake cannot reach a suspended instance; its deadline is pushed out of the test's reach
         runtime.suspendProcessInstanceById(instance);
         management.createJobQuery().processInstanceId(instance).list()
                 .forEach(job -> management.setJobDuedate(job.getId(), java.util.Date.from(
@@ -302,6 +304,13 @@ class LlmAgentTest extends OwnerWithDeskBotTest {
                 .optional().orElse("")));
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> llmWorkers.getActiveCount() == 0); // it gave up
         runtime.activateProcessInstanceById(instance);
+        return runId;
+    }
+
+    @Test
+    void aReadyTurnWhoseWakeWasLostIsWokenAgainAtRestart() {
+        // the fault suite's case: the node stopped after the turn was recorded ready, before its wake
+        String runId = aRunWhoseReadyTurnLostItsWake("woken");
         Awaitility.await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> said().isEmpty());
 
         sessions.resumeUnfinished();
@@ -314,23 +323,11 @@ class LlmAgentTest extends OwnerWithDeskBotTest {
     @Test
     void aTurnOfAnotherLiveNodeIsLeftToItAndOneOfANodeThatIsGoneIsResumedOnce() {
         // a cluster (issue 24): the turn was played by node 'elsewhere', which stopped before its wake
-        model.then(Reply.toolCalls("speaker__say", "{\"text\":\"taken over\"}").after(Duration.ofMillis(500)))
-                .then(Reply.answer("done"));
-        String runId = Agents.runNow(alice, sayingAgent());
-        String instance = runtime.createProcessInstanceQuery().processInstanceBusinessKey(runId).singleResult().getId();
-        runtime.suspendProcessInstanceById(instance);
-        management.createJobQuery().processInstanceId(instance).list()
-                .forEach(job -> management.setJobDuedate(job.getId(), java.util.Date.from(
-                        java.time.Instant.now().plus(Duration.ofHours(1)))));
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> "ready".equals(jdbc.sql(
-                "select status from rz_llm_turn where run_id = ? and turn = 1").param(runId).query(String.class)
-                .optional().orElse("")));
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> llmWorkers.getActiveCount() == 0);
+        String runId = aRunWhoseReadyTurnLostItsWake("taken over");
         String elsewhere = "elsewhere-" + runId.substring(0, 8);
         jdbc.sql("update rz_llm_turn set node_id = ? where run_id = ?").params(elsewhere, runId).update();
         jdbc.sql("insert into rz_cluster_node(node_id, seen_at) values (?, ?)")
                 .params(elsewhere, java.sql.Timestamp.from(java.time.Instant.now())).update();
-        runtime.activateProcessInstanceById(instance);
 
         sessions.resumeUnfinished();
         sessions.resumeOrphaned();
