@@ -20,6 +20,7 @@ import dev.ringzero.kernel.DenyReason;
 import dev.ringzero.kernel.Priority;
 import dev.ringzero.kernel.Subject;
 import dev.ringzero.kernel.Verdict;
+import dev.ringzero.support.MovableClock;
 import org.junit.jupiter.api.Test;
 
 class ActionDispatchTest {
@@ -27,7 +28,7 @@ class ActionDispatchTest {
     private final RunStore runs = RunFixtures.store();
     private final RunFixtures.FakeAgents agents = new RunFixtures.FakeAgents()
             .with(AGENT, spec(Concurrency.SINGLE, 1, 30));
-    private final RunFixtures.TestClock clock = new RunFixtures.TestClock(T0.plusSeconds(2));
+    private final MovableClock clock = new MovableClock(T0.plusSeconds(2));
     private final RunFixtures.FakeSpeakers floor = new RunFixtures.FakeSpeakers();
     private final RunFixtures.FakeLink link = new RunFixtures.FakeLink();
     private final RunFixtures.FakeGates gates = new RunFixtures.FakeGates();

@@ -15,6 +15,7 @@ import dev.ringzero.kernel.PolicyFacts;
 import dev.ringzero.kernel.PolicyKernel;
 import dev.ringzero.kernel.TrustHistory;
 import dev.ringzero.kernel.TrustRules;
+import dev.ringzero.support.MovableClock;
 import org.junit.jupiter.api.Test;
 
 class RunAdmissionTest {
@@ -36,7 +37,7 @@ class RunAdmissionTest {
     private boolean modelConfigured = true;
     private final RunAdmission underTest = new RunAdmission(runs, agents,
             new PolicyKernel(facts, TrustRules.NONE, TrustHistory.NONE), () -> modelConfigured,
-            new RunFixtures.TestClock(T0));
+            new MovableClock(T0));
 
     private static RunRequest request(String runId, String triggerKind) {
         return new RunRequest(runId, AGENT, OWNER, 1, triggerKind, "{}", "event-" + runId,

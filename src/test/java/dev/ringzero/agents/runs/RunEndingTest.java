@@ -9,12 +9,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.Arrays;
 import java.util.List;
 
+import dev.ringzero.support.MovableClock;
 import org.junit.jupiter.api.Test;
 
 class RunEndingTest {
 
     private final RunStore runs = RunFixtures.store();
-    private final RunFixtures.TestClock clock = new RunFixtures.TestClock(T0.plusSeconds(9));
+    private final MovableClock clock = new MovableClock(T0.plusSeconds(9));
     private final RunFixtures.FakeAgents agents = new RunFixtures.FakeAgents().with(AGENT, RunFixtures.spec());
     private final RunEnding underTest = new RunEnding(runs, agents, clock);
 

@@ -1,10 +1,7 @@
 package dev.ringzero.agents.runs;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -91,35 +88,6 @@ final class RunFixtures {
         }
         store.insertActions(runId, actions, at);
         return run;
-    }
-
-    /** A clock the test moves. */
-    static final class TestClock extends Clock {
-
-        private Instant now;
-
-        TestClock(Instant now) {
-            this.now = now;
-        }
-
-        void advance(Duration by) {
-            now = now.plus(by);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
     }
 
     /** Agents by id: one spec for every revision, a state, and the locks taken. */

@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.Map;
 
+import dev.ringzero.support.MovableClock;
 import org.junit.jupiter.api.Test;
 
 class RunPreparationTest {
@@ -19,7 +20,7 @@ class RunPreparationTest {
     private final RunFixtures.FakeAgents agents = new RunFixtures.FakeAgents().with(AGENT, spec(
             action("speaker.say", Map.of("text", "{{event.data.strength}} shake, {{state.mood}}")),
             action("display.show_text", Map.of("text", "run {{run.id}}"))));
-    private final RunFixtures.TestClock clock = new RunFixtures.TestClock(T0.plusSeconds(2));
+    private final MovableClock clock = new MovableClock(T0.plusSeconds(2));
     private final RunPreparation underTest = new RunPreparation(runs, agents, RunFixtures.JSON, clock);
 
     private void insert(String runId, RunStatus status) {

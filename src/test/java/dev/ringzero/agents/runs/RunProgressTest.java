@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 
 import dev.ringzero.agents.definition.AgentSpec.Concurrency;
+import dev.ringzero.support.MovableClock;
 import org.junit.jupiter.api.Test;
 
 class RunProgressTest {
@@ -18,7 +19,7 @@ class RunProgressTest {
     private final RunStore runs = RunFixtures.store();
     private final RunFixtures.FakeAgents agents = new RunFixtures.FakeAgents()
             .with(AGENT, spec(Concurrency.SINGLE, 1, 30));
-    private final RunFixtures.TestClock clock = new RunFixtures.TestClock(T0);
+    private final MovableClock clock = new MovableClock(T0);
     private final RunProgress underTest = new RunProgress(runs, agents, ModelSessions.NONE, clock);
 
     @Test

@@ -4,6 +4,7 @@ import static dev.ringzero.agents.runs.RunFixtures.T0;
 import static dev.ringzero.agents.runs.RunFixtures.runningWithActions;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ringzero.support.MovableClock;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.ringzero.dispatch.Outcome;
 import org.junit.jupiter.api.Test;
@@ -14,7 +15,7 @@ class RunSettlementTest {
     private final RunFixtures.FakeLink link = new RunFixtures.FakeLink();
     private final RunFixtures.FakeGates gates = new RunFixtures.FakeGates();
     private final RunFixtures.FakeSpeakers floor = new RunFixtures.FakeSpeakers();
-    private final RunFixtures.TestClock clock = new RunFixtures.TestClock(T0.plusSeconds(4));
+    private final MovableClock clock = new MovableClock(T0.plusSeconds(4));
     private final RunSettlement underTest = new RunSettlement(runs, link, gates,
             new SpeakerTurns(floor, runs, clock), clock);
 

@@ -7,13 +7,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ringzero.kernel.Claim;
 import dev.ringzero.kernel.Priority;
+import dev.ringzero.support.MovableClock;
 import org.junit.jupiter.api.Test;
 
 class SpeakerTurnsTest {
 
     private final RunStore runs = RunFixtures.store();
     private final RunFixtures.FakeSpeakers floor = new RunFixtures.FakeSpeakers();
-    private final RunFixtures.TestClock clock = new RunFixtures.TestClock(T0.plusSeconds(3));
+    private final MovableClock clock = new MovableClock(T0.plusSeconds(3));
     private final SpeakerTurns underTest = new SpeakerTurns(floor, runs, clock);
 
     private RunStore.Action action(int index) {

@@ -13,13 +13,14 @@ import dev.ringzero.kernel.DenyReason;
 import dev.ringzero.kernel.Priority;
 import dev.ringzero.kernel.Subject;
 import dev.ringzero.kernel.Verdict;
+import dev.ringzero.support.MovableClock;
 import org.junit.jupiter.api.Test;
 
 class UnsentActionsTest {
 
     private final RunStore runs = RunFixtures.store();
     private final RunFixtures.FakeGates gates = new RunFixtures.FakeGates();
-    private final RunFixtures.TestClock clock = new RunFixtures.TestClock(T0.plusSeconds(1));
+    private final MovableClock clock = new MovableClock(T0.plusSeconds(1));
     private final UnsentActions underTest = new UnsentActions(runs, gates, RunFixtures.JSON, clock);
 
     private final RunStore.Run run = runningWithActions(runs, "r1", T0, "speaker.say", "display.show_text");
