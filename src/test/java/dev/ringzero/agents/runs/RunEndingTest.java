@@ -9,13 +9,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.Arrays;
 import java.util.List;
 
+import dev.ringzero.agents.definition.AgentSpec;
 import org.junit.jupiter.api.Test;
 
 class RunEndingTest {
 
     private final RunStore runs = RunFixtures.store();
     private final RunFixtures.TestClock clock = new RunFixtures.TestClock(T0.plusSeconds(9));
-    private final RunFixtures.FakeAgents agents = new RunFixtures.FakeAgents().with(AGENT, RunFixtures.spec());
+    // queued: the one concurrency mode under which a run waits for its turn
+    private final RunFixtures.FakeAgents agents = new RunFixtures.FakeAgents().with(AGENT,
+            RunFixtures.spec(AgentSpec.Concurrency.QUEUED, 1, 30));
     private final RunEnding underTest = new RunEnding(runs, agents, clock);
 
     private static List<RunStore.Action> outcomes(String... outcomes) {
@@ -53,6 +56,18 @@ class RunEndingTest {
         RunStore.Run finished = runs.find("r1").orElseThrow();
         assertThat(finished.status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(finished.endedAt()).isEqualTo(clock.instant());
+    }
+
+    @Test
+    void aRunOfAnOlderRevisionHandsTheTurnToAQueuedRunOfTheCurrentOne() {
+        RunFixtures.FakeAgents revisedToQueued = new RunFixtures.FakeAgents().with(AGENT, RunFixtures.spec())
+                .revised(AGENT, 2, RunFixtures.spec(AgentSpec.Concurrency.QUEUED, 1, 30));
+        runningWithActions(runs, "r1", T0, "display.show_text"); // revision 1, single, still going
+        runs.actionEnded("r1", 0, "allow", "completed", null, null, T0);
+        runs.insert(new RunStore.Run("r2", AGENT, RunFixtures.OWNER, 2, "gadget.event", "{}", "event-r2", true,
+                RunStatus.QUEUED, null, T0.plusSeconds(1), null, null), true);
+
+        assertThat(new RunEnding(runs, revisedToQueued, clock).finish("r1")).contains("r2");
     }
 
     @Test
