@@ -91,16 +91,27 @@ public class AgentStore {
     /**
      * Locks the agent's row until the transaction ends and reads it again: from here on the
      * transaction sees what the lock's holder before it (a disable, a revision) left, not what it
-     * read before it waited.
+     * read before it waited. A row this transaction locked already is not read again.
      */
     public Optional<Agent> lock(String id) {
+        if (reads.get(lockedKey(id), () -> Boolean.FALSE)) {
+            // locked by this transaction already (say by lockListening): nobody else changed it since
+            return find(id);
+        }
         reads.forget(key(id));
-        return reads.get(key(id), () -> jdbc.sql("select " + COLUMNS + " from rz_agent where id = ? for update")
-                .param(id).query(AgentStore::map).optional());
+        Optional<Agent> agent = reads.get(key(id), () -> jdbc.sql("select " + COLUMNS + " from rz_agent where id = ? "
+                + "for update").param(id).query(AgentStore::map).optional());
+        reads.put(lockedKey(id), Boolean.TRUE);
+        return agent;
     }
 
     private static String key(String id) {
         return "agent:" + id;
+    }
+
+    /** Present (true) once the transaction holds the agent's row lock. */
+    private static String lockedKey(String id) {
+        return "agent-locked:" + id;
     }
 
     public Optional<Agent> findOwned(String ownerId, String id) {
@@ -118,16 +129,25 @@ public class AgentStore {
     }
 
     /**
-     * Agents (not deleted) whose current revision has a gadget.event trigger for this gadget and
-     * event, in id order. Their rows come with the answer, and are what {@link #find} gives for the
-     * rest of the transaction: routing reads each agent once, not once to find it and once more.
+     * The owner's agents (not deleted) whose current revision has a gadget.event trigger for this
+     * gadget and event, in id order, each locked as {@link #lock} locks it, until the transaction
+     * ends. Routing judges them and admits the matches in this transaction, and admission takes
+     * this very lock: one statement reads and locks them all, where a read to route and a locking
+     * read per admission were two per agent. The rows (as the lock left them) are what
+     * {@link #find} and {@link #lock} give for the rest of the transaction. Locked in id order, as
+     * admissions one by one locked them before; an agent the event does not match (disabled,
+     * filtered out) is held too, for the few milliseconds of one event's transaction.
      */
-    public List<String> agentsListening(String gadgetId, String event) {
-        List<Agent> agents = jdbc.sql("select " + COLUMNS + " from rz_agent where not deleted and id in "
-                        + "(select agent_id from rz_agent_trigger where gadget_id = ? and event = ?) order by id")
-                .params(gadgetId, event).query(AgentStore::map).list();
-        agents.forEach(agent -> reads.put(key(agent.id()), Optional.of(agent)));
-        return agents.stream().map(Agent::id).toList();
+    public List<Agent> lockListening(String gadgetId, String ownerId, String event) {
+        List<Agent> agents = jdbc.sql("select " + COLUMNS + " from rz_agent where not deleted and owner_id = ? "
+                        + "and id in (select agent_id from rz_agent_trigger where gadget_id = ? and event = ?) "
+                        + "order by id for update")
+                .params(ownerId, gadgetId, event).query(AgentStore::map).list();
+        for (Agent agent : agents) {
+            reads.put(key(agent.id()), Optional.of(agent));
+            reads.put(lockedKey(agent.id()), Boolean.TRUE);
+        }
+        return agents;
     }
 
     private void insertRevision(String id, int revision, String specJson, Instant at) {

@@ -70,15 +70,12 @@ class AgentTriggerRouting implements TriggerRouter.Matcher {
     /**
      * The owner's enabled agents whose trigger matches the event. Every other agent listening for
      * it has its decision recorded here ({@code disabled}, {@code filtered_out}), whatever then
-     * becomes of the matches.
+     * becomes of the matches. All of them are locked as they are read, as admission locks an
+     * agent: the admissions of this transaction then read none of them again.
      */
     private List<AgentStore.Agent> matching(TriggerRouter.StoredEvent event, Map<String, Object> data) {
         List<AgentStore.Agent> matched = new ArrayList<>();
-        for (String agentId : store.agentsListening(event.gadgetId(), event.name())) {
-            AgentStore.Agent agent = store.find(agentId).orElse(null);
-            if (agent == null || agent.deleted() || !agent.ownerId().equals(event.ownerId())) {
-                continue;
-            }
+        for (AgentStore.Agent agent : store.lockListening(event.gadgetId(), event.ownerId(), event.name())) {
             if (!agent.enabled()) {
                 ledger.record(agent, event.id(), "gadget.event", "disabled", null, null);
                 continue;

@@ -34,6 +34,10 @@ class SpineTest extends OwnerWithDeskBotTest {
     java.util.List<dev.ringzero.dispatch.RunWake> runWakes;
     @Autowired
     javax.sql.DataSource dataSource;
+    @Autowired
+    dev.ringzero.agents.AgentStore agents;
+    @Autowired
+    org.springframework.transaction.PlatformTransactionManager transactionManager;
 
     @BeforeEach
     void everyShakeCounts() {
@@ -168,6 +172,40 @@ class SpineTest extends OwnerWithDeskBotTest {
         JsonNode fields = assertDoesNotThrow(() -> new com.fasterxml.jackson.databind.ObjectMapper().readTree(data));
         assertThat(fields.path("event").asText()).isEqualTo(name);
         assertThat(fields.at("/data/strength").asText()).isEqualTo("hard");
+    }
+
+    @Test
+    void routingHoldsTheOwnersListeningAgentsLockedUntilItsTransactionEnds() throws Exception {
+        String agentId = createAgent(Definitions.showTextWhenShaken(bot.gadgetId(), "{}", "parallel"));
+        String otherOwner = "someone-else-" + System.nanoTime();
+        org.springframework.transaction.support.TransactionTemplate transactions =
+                new org.springframework.transaction.support.TransactionTemplate(transactionManager);
+
+        transactions.executeWithoutResult(status -> {
+            assertThat(agents.lockListening(bot.gadgetId(), otherOwner, "shaken")).isEmpty();
+            assertThat(agents.lockListening(bot.gadgetId(), alice.accountId(), "shaken"))
+                    .extracting(dev.ringzero.agents.AgentStore.Agent::id).containsExactly(agentId);
+            // held from routing on, so admission's lock (next) is the row as routing read it
+            assertThat(lockableElsewhere(agentId)).isFalse();
+            assertThat(agents.lock(agentId)).get().extracting(dev.ringzero.agents.AgentStore.Agent::id)
+                    .isEqualTo(agentId);
+        });
+
+        assertThat(lockableElsewhere(agentId)).isTrue();
+    }
+
+    /** Whether another connection can lock the agent's row at once (its own short transaction). */
+    private boolean lockableElsewhere(String agentId) {
+        try (java.sql.Connection c = dataSource.getConnection();
+             java.sql.PreparedStatement s = c.prepareStatement("select id from rz_agent where id = ? for update nowait")) {
+            c.setAutoCommit(false);
+            s.setString(1, agentId);
+            s.executeQuery().close();
+            c.rollback();
+            return true;
+        } catch (java.sql.SQLException locked) {
+            return false;
+        }
     }
 
     @Test

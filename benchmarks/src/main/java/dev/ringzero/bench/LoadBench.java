@@ -413,17 +413,25 @@ public final class LoadBench {
         ObjectNode db = result.putObject("database_writes_per_admitted_event");
         db.put("what", "pg_stat deltas over the load window (warm-up, measured phase, drain) divided by admitted events");
         ObjectNode tables = Rest.JSON.createObjectNode();
+        ObjectNode byQuery = Rest.JSON.createObjectNode();
         dbAfter.forEach((key, after) -> {
             double perEvent = round((after - dbBefore.getOrDefault(key, 0L)) / Math.max(1, admitted));
             if (key.startsWith("table.")) {
                 if (perEvent >= 0.05) {
                     tables.put(key.substring(6), perEvent);
                 }
+            } else if (key.startsWith("statement.")) {
+                if (perEvent >= 0.05) {
+                    byQuery.put(key.substring(10), perEvent);
+                }
             } else {
                 db.put(key, perEvent);
             }
         });
         db.set("rows_inserted_by_table", tables);
+        if (!byQuery.isEmpty()) {
+            db.set("statements_by_query", byQuery);
+        }
 
         ArrayNode timeline = result.putArray("timeline");
         for (int s = 0; s < perSecond.length; s++) {
@@ -520,7 +528,7 @@ public final class LoadBench {
                 if (perTurn >= 0.05) {
                     tables.put(key.substring(6), perTurn);
                 }
-            } else {
+            } else if (!key.startsWith("statement.")) {
                 cost.put(key + "_per_turn", perTurn);
             }
         });
@@ -794,6 +802,28 @@ public final class LoadBench {
                 }
             }
             statements(c).ifPresent(n -> out.put("statements", n));
+            out.putAll(statementsByQuery(c));
+        }
+        return out;
+    }
+
+    /**
+     * Calls per statement text (its first 200 characters), as {@code statement.}-keyed counters,
+     * so a result says where its statements per event go; empty where the module is not loaded.
+     */
+    private static Map<String, Long> statementsByQuery(Connection c) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        try (PreparedStatement s = c.prepareStatement("select left(regexp_replace(query, '\\s+', ' ', 'g'), 200), "
+                + "sum(calls) from pg_stat_statements "
+                + "where dbid = (select oid from pg_database where datname = current_database()) "
+                + "and query not like '%pg_stat%' and query not like '%pg_settings%' "
+                + "and query not like 'select status, count(*) from rz_run%' group by 1");
+             ResultSet rs = s.executeQuery()) {
+            while (rs.next()) {
+                out.merge("statement." + rs.getString(1), rs.getLong(2), Long::sum);
+            }
+        } catch (SQLException notLoaded) {
+            return Map.of();
         }
         return out;
     }

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
+import dev.ringzero.agents.definition.AgentSpec;
+
 /**
  * How runs end: finished with a status from their actions' outcomes (and the agent's next queued
  * run's turn), out of time, abandoned with a replaced model, or fenced while queued.
@@ -37,13 +39,28 @@ final class RunEnding {
         // run and every one after it waited forever (the fault suite, after a restart's burst)
         agents.lock(run.agentId());
         List<RunStore.Action> actions = runs.actions(runId);
-        if (agents.spec(run.agentId(), run.revision()).kind() == dev.ringzero.agents.definition.AgentSpec.Kind.LLM) {
+        if (agents.spec(run.agentId(), run.revision()).kind() == AgentSpec.Kind.LLM) {
             // an llm run's actions are what its model asked for: a command the kernel refused was
             // the model's to hear (it did), not a failure of the run; what was sent still counts
             actions = actions.stream().filter(action -> !"denied".equals(action.outcome())).toList();
         }
         runs.end(runId, statusOf(actions), null, clock.instant());
-        return nextTurn(runs.active(run.agentId()));
+        return mayHaveQueued(run) ? nextTurn(runs.active(run.agentId())) : Optional.empty();
+    }
+
+    /**
+     * Whether a run of the agent may wait for its turn now (asked under the agent's lock): only
+     * under the queued concurrency mode, the finishing run's or the agent's current revision's. A
+     * run is queued only by that mode; a revision, disable or delete fences the agent's queued
+     * runs in its own transaction, under this lock, and admission fences a run of an older
+     * revision. Any other agent's finish reads none of its runs again (the rules run's common case).
+     */
+    private boolean mayHaveQueued(RunStore.Run run) {
+        if (agents.spec(run.agentId(), run.revision()).concurrency() == AgentSpec.Concurrency.QUEUED) {
+            return true;
+        }
+        return agents.stored(run.agentId()).map(agent -> agents.spec(agent.id(), agent.currentRevision()).concurrency()
+                == AgentSpec.Concurrency.QUEUED).orElse(false);
     }
 
     /** Succeeded when every action did its part (or there were none), failed when none did, else partially. */

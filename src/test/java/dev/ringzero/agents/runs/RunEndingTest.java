@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.Arrays;
 import java.util.List;
 
+import dev.ringzero.agents.definition.AgentSpec;
 import dev.ringzero.support.MovableClock;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +17,9 @@ class RunEndingTest {
 
     private final RunStore runs = RunFixtures.store();
     private final MovableClock clock = new MovableClock(T0.plusSeconds(9));
-    private final RunFixtures.FakeAgents agents = new RunFixtures.FakeAgents().with(AGENT, RunFixtures.spec());
+    // queued: the one concurrency mode under which a run waits for its turn
+    private final RunFixtures.FakeAgents agents = new RunFixtures.FakeAgents().with(AGENT,
+            RunFixtures.spec(AgentSpec.Concurrency.QUEUED, 1, 30));
     private final RunEnding underTest = new RunEnding(runs, agents, clock);
 
     private static List<RunStore.Action> outcomes(String... outcomes) {
@@ -54,6 +57,18 @@ class RunEndingTest {
         RunStore.Run finished = runs.find("r1").orElseThrow();
         assertThat(finished.status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(finished.endedAt()).isEqualTo(clock.instant());
+    }
+
+    @Test
+    void aRunOfAnOlderRevisionHandsTheTurnToAQueuedRunOfTheCurrentOne() {
+        RunFixtures.FakeAgents revisedToQueued = new RunFixtures.FakeAgents().with(AGENT, RunFixtures.spec())
+                .revised(AGENT, 2, RunFixtures.spec(AgentSpec.Concurrency.QUEUED, 1, 30));
+        runningWithActions(runs, "r1", T0, "display.show_text"); // revision 1, single, still going
+        runs.actionEnded("r1", 0, "allow", "completed", null, null, T0);
+        runs.insert(new RunStore.Run("r2", AGENT, RunFixtures.OWNER, 2, "gadget.event", "{}", "event-r2", true,
+                RunStatus.QUEUED, null, T0.plusSeconds(1), null, null), true);
+
+        assertThat(new RunEnding(runs, revisedToQueued, clock).finish("r1")).contains("r2");
     }
 
     @Test

@@ -94,11 +94,22 @@ final class RunFixtures {
     static final class FakeAgents implements RunAgents {
 
         final Map<String, AgentSpec> specs = new HashMap<>();
+        /** Specs of single revisions ("agent#2"), where a test has an agent revised; else {@link #specs}. */
+        final Map<String, AgentSpec> revisions = new HashMap<>();
+        /** Agents' current revisions, as {@link #stored} gives them (else 1). */
+        final Map<String, Integer> current = new HashMap<>();
         final Map<String, Map<String, Object>> states = new HashMap<>();
         final List<String> locked = new ArrayList<>();
 
         FakeAgents with(String agentId, AgentSpec spec) {
             specs.put(agentId, spec);
+            return this;
+        }
+
+        /** The agent revised to {@code revision}, which is {@code spec}; older revisions keep theirs. */
+        FakeAgents revised(String agentId, int revision, AgentSpec spec) {
+            revisions.put(agentId + "#" + revision, spec);
+            current.put(agentId, revision);
             return this;
         }
 
@@ -109,7 +120,7 @@ final class RunFixtures {
 
         @Override
         public AgentSpec spec(String agentId, int revision) {
-            AgentSpec spec = specs.get(agentId);
+            AgentSpec spec = revisions.getOrDefault(agentId + "#" + revision, specs.get(agentId));
             if (spec == null) {
                 throw new IllegalStateException("no agent " + agentId);
             }
@@ -132,7 +143,8 @@ final class RunFixtures {
             if (!specs.containsKey(agentId)) {
                 return java.util.Optional.empty();
             }
-            return java.util.Optional.of(new dev.ringzero.agents.AgentStore.Agent(agentId, OWNER, "agent", 1, true,
+            return java.util.Optional.of(new dev.ringzero.agents.AgentStore.Agent(agentId, OWNER, "agent",
+                    current.getOrDefault(agentId, 1), true,
                     false, storedStates.getOrDefault(agentId, "{}"), versions.getOrDefault(agentId, 0), T0, T0));
         }
 
