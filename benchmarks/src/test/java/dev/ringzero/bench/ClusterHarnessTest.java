@@ -9,9 +9,10 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 
-/** The fault suite's parts for several nodes (issue 24): arguments, node choice. */
+/** The fault suite's and the benchmark's parts for several nodes (issue 24): arguments, node choice, the comparison. */
 class ClusterHarnessTest {
 
     private static CrashSuite.Plan plan(String... argv) {
@@ -88,5 +89,27 @@ class ClusterHarnessTest {
             assertThat(CrashSuite.killAfterMillis(random, 60, 1)).isBetween(3_000L, 32_999L);
             assertThat(CrashSuite.killAfterMillis(random, 0, 1)).isBetween(3_000L, 9_999L);
         }
+    }
+
+    @Test
+    void theComparisonShowsEachNodesCostAndADashForWhatAResultLacks() {
+        ObjectNode one = Rest.JSON.createObjectNode();
+        one.putObject("config").put("label", "c-1node").put("nodes", 1).put("rate_per_s", 100.0);
+        one.putObject("latency_event_to_invoke").put("p50_ms", 9.5).put("p99_ms", 48.25);
+        one.putObject("counts").put("runs_started", 9000).put("losses", 0);
+        one.putObject("throughput").put("load_wall_s", 90.0);
+        one.putObject("resources").putObject("measured_phase").putObject("cpu_ms_per_admitted_event")
+                .put("platform", 6.1).put("postgresql", 2.0);
+        ObjectNode two = one.deepCopy();
+        ((ObjectNode) two.get("config")).put("label", "c-2nodes").put("nodes", 2);
+        ((ObjectNode) two.at("/resources/measured_phase")).putObject("cpu_ms_per_admitted_event_by_node")
+                .put("node1", 3.4).put("node2", 3.6);
+
+        String underTest = NodeComparison.render(one, two);
+
+        assertThat(underTest).containsPattern("event -> command p99 ms\\s+48\\.25\\s+48\\.25");
+        assertThat(underTest).containsPattern("runs/s \\(runs started / load wall\\)\\s+100\\.0\\s+100\\.0");
+        assertThat(underTest).containsPattern("CPU ms/event: each node\\s+node1 6\\.10\\s+node1 3\\.40, node2 3\\.60");
+        assertThat(underTest).containsPattern("CPU ms/event: Mosquitto\\s+-\\s+-");
     }
 }
