@@ -26,7 +26,8 @@
 # event->command latency p50/p99 at the boards, runs/s, CPU per event of each platform JVM, PostgreSQL
 # and Mosquitto. Both share this machine's cores, so two nodes are not expected to be faster here;
 # the table says where the time goes. Results: benchmarks/results/NAME-1node.json, NAME-2nodes.json.
-# No gate samples unless --gate-samples K is given (on two nodes they are refused mover_busy, see below).
+# No gate samples unless --gate-samples K is given (on two nodes they are refused mover_busy: a drive
+# answered on the other node keeps its mover lease to the 10 s bound).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
