@@ -254,7 +254,10 @@ public final class CrashSuite {
      * services; {@code --db-restarts N --pg-data DIR --pg-port P} gives the platform a PostgreSQL server
      * of the suite's own there (instead of {@code --jdbc}) and restarts it N times under load;
      * {@code --session-kills N [--model-latency-ms 1000]} kills N llm sessions mid-way against a
-     * fake model of that latency.
+     * fake model of that latency. {@code --nodes N} (production shape) runs a cluster of N nodes,
+     * HTTP from {@code --http-port} up; {@code --load-seconds S} spreads the kills over a stretch of
+     * S seconds; {@code --pg-data DIR} alone gives the platform a PostgreSQL of the suite's own
+     * without restarting it (what {@code benchmarks/cluster.sh} uses).
      */
     public static void main(String[] argv) throws Exception {
         Args args = new Args(argv);
