@@ -7,7 +7,7 @@
 #                     [--http-port 18860] [--mqtt-port 18861] [--db ringzero_bench]
 #                     [--pg own|shared] [--pg-port 18862]
 #                     [--llm-sessions 50] [--model-latency-ms 2000] [--model-port 18863] [--llm-cost-seconds 30]
-#                     [--platform-jar JAR]
+#                     [--platform-jar JAR] [--nodes 1] [--cluster]
 #
 # Builds the firmware stubs, the platform (into /tmp/bench-platform-target, never ./target) and the
 # harness; starts RingZero's own Mosquitto (mqtt-broker/start.sh) on --mqtt-port with fresh state; a
@@ -18,6 +18,11 @@
 # as a child process (profiles postgres,mosquitto); waits for /actuator/health; runs the harness
 # (dev.ringzero.bench.LoadBench); stops what it started. Result JSON, platform log and (with --jfr) the
 # JFR recording and its summary land in benchmarks/results/. Exit status 0 only with zero losses.
+# --nodes N (issue 24): N platform processes in cluster mode on the one database and broker (node ids 1..N;
+# HTTP on --http-port, then --http-port+4, +5, ...; logs NAME-platform.log, NAME-platform-node2.log, ...),
+# started one after the other; the harness sends its REST calls to the first, sums the nodes' counters and
+# reports each node's CPU. --cluster: cluster mode with one node too (what --nodes 2 is compared with).
+# With --pg own the PostgreSQL CPU is that server's alone (its postmaster and children).
 # The platform runs with a 512 MiB heap (-Xmx512m, as the README says to run it in production): without a
 # cap the JVM may grow its heap to a quarter of the machine's memory, and the RSS it reports says
 # more about that choice than about the platform. --platform-jvm-opts replaces these options.
@@ -28,7 +33,7 @@ root=$(cd "$here/.." && pwd)
 gadgets=200 agents=200 rate=100 seconds=60 warmup=30
 http_port=18860 mqtt_port=18861 db=ringzero_bench pg=own pg_port=18862
 jfr=false skip_build=false jvm_opts="-Xmx512m" label=""
-llm_sessions=0 model_port=18863 platform_jar=""
+llm_sessions=0 model_port=18863 platform_jar="" nodes=1 cluster=false
 build_dir=${RINGZERO_BENCH_BUILD_DIR:-/tmp/bench-platform-target}
 pass=()
 while [ $# -gt 0 ]; do
@@ -48,14 +53,20 @@ while [ $# -gt 0 ]; do
     --skip-build) skip_build=true; shift ;;
     --platform-jvm-opts) jvm_opts=$2; shift 2 ;;
     --platform-jar) platform_jar=$2; shift 2 ;;
+    --nodes) nodes=$2; shift 2 ;;
+    --cluster) cluster=true; shift ;;
     --llm-sessions) llm_sessions=$2; pass+=("$1" "$2"); shift 2 ;;
     --model-port) model_port=$2; pass+=("$1" "$2"); shift 2 ;;
-    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     --*) pass+=("$1" "$2"); shift 2 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
 label=${label:-r${rate}-g${gadgets}-a${agents}}
+[ "$nodes" -ge 1 ] || { echo "--nodes is 1 or more" >&2; exit 2; }
+[ "$nodes" -gt 1 ] && cluster=true
+# node n's HTTP port: node 1 on --http-port, the others above the broker's, the database's and the model's
+node_port() { if [ "$1" = 1 ]; then echo "$http_port"; else echo $(( http_port + 2 + $1 )); fi; }
 results="$here/results"
 mkdir -p "$results"
 
@@ -81,7 +92,9 @@ for _ in $(seq 1 20); do
   free_port "$http_port" && free_port "$mqtt_port" && { [ "$pg" != own ] || free_port "$pg_port"; } && break
   sleep 0.5
 done
-free_port "$http_port" || { echo "port $http_port is taken (--http-port)" >&2; exit 1; }
+for n in $(seq 1 "$nodes"); do
+  free_port "$(node_port "$n")" || { echo "port $(node_port "$n") (node $n's HTTP) is taken" >&2; exit 1; }
+done
 free_port "$mqtt_port" || { echo "port $mqtt_port is taken (--mqtt-port)" >&2; exit 1; }
 case "$pg" in
   own) free_port "$pg_port" || { echo "port $pg_port is taken (--pg-port)" >&2; exit 1; } ;;
@@ -93,15 +106,20 @@ service_password="bench-service-$RANDOM$RANDOM"
 admin_password="bench-admin-$RANDOM$RANDOM"
 state="$results/.mosquitto-$mqtt_port"
 platform_pid=""
+platform_pids=()
 mosquitto_pid=""
 pg_data=""
 cleanup() {
-  if [ -n "$platform_pid" ] && kill -0 "$platform_pid" 2>/dev/null; then
-    say "stopping the platform (pid $platform_pid) and the broker"
-    kill "$platform_pid" 2>/dev/null || true
-    for _ in $(seq 1 100); do kill -0 "$platform_pid" 2>/dev/null || break; sleep 0.2; done
-    kill -9 "$platform_pid" 2>/dev/null || true
-  fi
+  for pid in "${platform_pids[@]}"; do
+    if kill -0 "$pid" 2>/dev/null; then
+      say "stopping the platform (pid $pid)"
+      kill "$pid" 2>/dev/null || true
+    fi
+  done
+  for pid in "${platform_pids[@]}"; do
+    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+    kill -9 "$pid" 2>/dev/null || true
+  done
   if [ -n "$mosquitto_pid" ] && kill -0 "$mosquitto_pid" 2>/dev/null; then
     kill "$mosquitto_pid" 2>/dev/null || true
     for _ in $(seq 1 50); do kill -0 "$mosquitto_pid" 2>/dev/null || break; sleep 0.1; done
@@ -166,37 +184,57 @@ if [ "$llm_sessions" -gt 0 ]; then
   llm_env=(RINGZERO_LLM_BASE_URL="http://127.0.0.1:$model_port" RINGZERO_LLM_MODEL=fake-fixed-latency
            RINGZERO_LLM_WORKERS="$llm_sessions" RINGZERO_LLM_DAILYTOKENSPEROWNER=1000000000)
 fi
-say "platform $(basename "$jar") on :$http_port ${jvm_opts:+($jvm_opts)}"
-# shellcheck disable=SC2086
-SPRING_PROFILES_ACTIVE=postgres,mosquitto \
-RINGZERO_DB_URL="jdbc:postgresql://127.0.0.1:$pg_port/$db" \
-RINGZERO_MQTT_PORT="$mqtt_port" \
-RINGZERO_MQTT_SERVICE_PASSWORD="$service_password" \
-RINGZERO_ADMIN_PASSWORD="$admin_password" \
-PORT="$http_port" \
-  env "${llm_env[@]}" java $jvm_opts "${jfr_opts[@]}" -jar "$jar" >"$results/$label-platform.log" 2>&1 &
-platform_pid=$!
-started=$(date +%s)
-until curl -sf "http://127.0.0.1:$http_port/actuator/health" 2>/dev/null | grep -q '"status":"UP"'; do
-  if ! kill -0 "$platform_pid" 2>/dev/null; then
-    echo "the platform exited; last lines of $results/$label-platform.log:" >&2
-    tail -n 40 "$results/$label-platform.log" >&2
-    exit 1
+cluster_env=()
+[ "$cluster" = true ] && cluster_env=(RINGZERO_CLUSTER=true)
+http_urls="" platform_pid_list=""
+for n in $(seq 1 "$nodes"); do
+  port=$(node_port "$n")
+  node_log="$results/$label-platform.log"
+  [ "$n" = 1 ] || node_log="$results/$label-platform-node$n.log"
+  say "platform $(basename "$jar") on :$port${cluster_env:+ (cluster mode, node $n)} ${jvm_opts:+($jvm_opts)}"
+  # shellcheck disable=SC2086
+  SPRING_PROFILES_ACTIVE=postgres,mosquitto \
+  RINGZERO_DB_URL="jdbc:postgresql://127.0.0.1:$pg_port/$db" \
+  RINGZERO_MQTT_PORT="$mqtt_port" \
+  RINGZERO_MQTT_SERVICE_PASSWORD="$service_password" \
+  RINGZERO_MQTT_NODE_ID="$n" \
+  RINGZERO_ADMIN_PASSWORD="$admin_password" \
+  PORT="$port" \
+    env "${llm_env[@]}" "${cluster_env[@]}" java $jvm_opts "${jfr_opts[@]}" -jar "$jar" >"$node_log" 2>&1 &
+  platform_pid=$!
+  platform_pids+=("$platform_pid")
+  started=$(date +%s)
+  # one after the other: the first creates the schema
+  until curl -sf "http://127.0.0.1:$port/actuator/health" 2>/dev/null | grep -q '"status":"UP"'; do
+    if ! kill -0 "$platform_pid" 2>/dev/null; then
+      echo "the platform exited; last lines of $node_log:" >&2
+      tail -n 40 "$node_log" >&2
+      exit 1
+    fi
+    if [ $(( $(date +%s) - started )) -gt 300 ]; then
+      echo "the platform is not healthy after 300 s; see $node_log" >&2
+      curl -s "http://127.0.0.1:$port/actuator/health" >&2 || true
+      exit 1
+    fi
+    sleep 1
+  done
+  if [ "$nodes" = 1 ]; then
+    say "platform healthy after $(( $(date +%s) - started )) s (pid $platform_pid)"
+  else
+    say "platform node $n healthy after $(( $(date +%s) - started )) s (pid $platform_pid)"
   fi
-  if [ $(( $(date +%s) - started )) -gt 300 ]; then
-    echo "the platform is not healthy after 300 s; see $results/$label-platform.log" >&2
-    curl -s "http://127.0.0.1:$http_port/actuator/health" >&2 || true
-    exit 1
-  fi
-  sleep 1
+  http_urls="$http_urls${http_urls:+,}http://127.0.0.1:$port"
+  platform_pid_list="$platform_pid_list${platform_pid_list:+,}$platform_pid"
 done
-say "platform healthy after $(( $(date +%s) - started )) s (pid $platform_pid)"
+postgres_pid=()
+[ "$pg" = own ] && postgres_pid=(--postgres-pid "$(head -n 1 "$pg_data/postmaster.pid")")
 
 status=0
 java -Xss512k -cp "$cp" dev.ringzero.bench.LoadBench \
-  --http "http://127.0.0.1:$http_port" --admin-password "$admin_password" --mqtt-service-password "$service_password" \
+  --http "$http_urls" --admin-password "$admin_password" --mqtt-service-password "$service_password" \
   --jdbc "jdbc:postgresql://127.0.0.1:$pg_port/$db" --db-user postgres \
-  --platform-pid "$platform_pid" --mosquitto-pid "$mosquitto_pid" --clk-tck "$(getconf CLK_TCK)" \
+  --platform-pid "$platform_pid_list" --mosquitto-pid "$mosquitto_pid" --clk-tck "$(getconf CLK_TCK)" \
+  "${postgres_pid[@]}" \
   --gadgets "$gadgets" --agents "$agents" --rate "$rate" --seconds "$seconds" --warmup "$warmup" \
   --label "$label" --out "$results/$label.json" \
   --platform-jvm-opts "$jvm_opts" --history-level "${history_level:-?}" "${pass[@]}" || status=$?

@@ -47,6 +47,12 @@ import dev.ringzero.firmware.Rover;
  * outage the platform must be healthy again and route an event sent after the server came back,
  * within {@link #RECOVERY_TIMEOUT}, and a gate filed after the outages must end.
  * {@link #main} prints one line per finding and a summary; exit status 0 only if every count is zero.
+ *
+ * <p>{@code --nodes N} (production shape only, issue 24) runs N nodes in cluster mode on the one
+ * PostgreSQL and the one broker, each with its node id, HTTP port and data directory; each kill
+ * picks a node at seeded random and restarts it while the others carry on, and REST calls go to a
+ * node that is up. The judgement is the same; the suite also says which node held which partition
+ * after each restart and at the end.
  */
 public final class CrashSuite {
 
@@ -73,7 +79,8 @@ public final class CrashSuite {
             long acknowledgedWithoutDecision, long invocations, long invocationsNotNamedByARun,
             long effectsTwice, long runsActiveAfterDeadline, int gateTries, long gatesPendingAfterApproval,
             long gatesNotEnded, long gateDrivesTwice, int databaseRestarts, long notRecovered,
-            List<String> recoveries, long executedButUnknown, int sessionTries, List<String> details) {
+            List<String> recoveries, long executedButUnknown, int sessionTries, List<String> details,
+            String partitions) {
 
         boolean clean() {
             return acknowledgedWithoutDecision == 0 && invocationsNotNamedByARun == 0 && effectsTwice == 0
@@ -85,20 +92,95 @@ public final class CrashSuite {
             return String.format("%s seed=%d kills=%d: acknowledged=%d routed=%d shed=%d | acknowledged without "
                     + "decision=%d, invocations=%d not named by a run=%d, effects twice=%d, runs active after "
                     + "deadline=%d | gates=%d pending after approval=%d not ended=%d drove twice=%d | (not counted: "
-                    + "executed at a board but unknown in its run=%d)%s%s", shape, seed,
+                    + "executed at a board but unknown in its run=%d)%s%s%s", shape, seed,
                     kills, acknowledged, routed, shed, acknowledgedWithoutDecision, invocations,
                     invocationsNotNamedByARun, effectsTwice, runsActiveAfterDeadline, gateTries,
                     gatesPendingAfterApproval, gatesNotEnded, gateDrivesTwice, executedButUnknown,
                     sessionTries == 0 ? "" : String.format(" | llm sessions killed=%d", sessionTries),
                     databaseRestarts == 0 ? ""
                             : String.format(" | database restarts=%d not recovered=%d (%s)", databaseRestarts,
-                                    notRecovered, String.join("; ", recoveries)));
+                                    notRecovered, String.join("; ", recoveries)),
+                    partitions.isEmpty() ? "" : " | partitions at the end: " + partitions);
         }
     }
 
-    /** How to run: the shape's environment and the load. */
+    /**
+     * How to run: the shape's environment and the load. {@code nodes}: the platform's nodes (more than
+     * one only on the production shape, in cluster mode); {@code loadSeconds}: the stretch of load the
+     * kills fall in (0: each kill 3 to 10 s after the last start, then 3 to 6 s more load).
+     */
     record Plan(String shape, Path jar, Path dataDir, int httpPort, Map<String, String> environment, long seed,
-            int gadgets, double rate, int kills, int gateKills) {
+            int gadgets, double rate, int kills, int gateKills, int nodes, int loadSeconds) {
+
+        Plan {
+            if (nodes < 1) {
+                throw new IllegalArgumentException("--nodes is 1 or more");
+            }
+            if (nodes > 1 && !shape.equals("production")) {
+                throw new IllegalArgumentException("--nodes " + nodes + " needs --shape production: the nodes of a "
+                        + "cluster share one PostgreSQL and one external broker, while the default shape's H2 file "
+                        + "and embedded broker belong to one process");
+            }
+        }
+
+        /** One node, the kills' moments as before the cluster (what CrashSuiteTest runs). */
+        Plan(String shape, Path jar, Path dataDir, int httpPort, Map<String, String> environment, long seed,
+                int gadgets, double rate, int kills, int gateKills) {
+            this(shape, jar, dataDir, httpPort, environment, seed, gadgets, rate, kills, gateKills, 1, 0);
+        }
+
+        /** Node {@code n} (from 0) listens on the HTTP port after the previous node's. */
+        int httpPort(int n) {
+            return httpPort + n;
+        }
+
+        /** One node keeps the data directory itself; several, a directory each under it. */
+        Path dataDir(int n) {
+            return nodes == 1 ? dataDir : dataDir.resolve("node-" + (n + 1));
+        }
+
+        /** Node {@code n}'s environment: with several nodes, cluster mode and a node id of its own (1, 2, ...). */
+        Map<String, String> environment(int n) {
+            Map<String, String> env = new LinkedHashMap<>(environment);
+            if (nodes > 1) {
+                env.put("RINGZERO_CLUSTER", "true");
+                env.put("RINGZERO_MQTT_NODE_ID", String.valueOf(n + 1));
+            }
+            return env;
+        }
+    }
+
+    /** The platform's nodes, each a process of its own; started one after the other (the first creates the schema). */
+    static final class Nodes implements AutoCloseable {
+
+        private final List<PlatformProcess> processes = new ArrayList<>();
+
+        Nodes(Plan plan, Map<String, String> extraEnvironment) {
+            for (int n = 0; n < plan.nodes(); n++) {
+                Map<String, String> env = plan.environment(n);
+                env.putAll(extraEnvironment);
+                processes.add(new PlatformProcess(plan.jar(), plan.dataDir(n), plan.httpPort(n), env));
+            }
+        }
+
+        PlatformProcess get(int n) {
+            return processes.get(n);
+        }
+
+        int size() {
+            return processes.size();
+        }
+
+        List<String> baseUrls() {
+            return processes.stream().map(PlatformProcess::baseUrl).toList();
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            for (PlatformProcess process : processes) {
+                process.close();
+            }
+        }
     }
 
     private final Plan plan;
@@ -172,14 +254,23 @@ public final class CrashSuite {
      * services; {@code --db-restarts N --pg-data DIR --pg-port P} gives the platform a PostgreSQL server
      * of the suite's own there (instead of {@code --jdbc}) and restarts it N times under load;
      * {@code --session-kills N [--model-latency-ms 1000]} kills N llm sessions mid-way against a
-     * fake model of that latency.
+     * fake model of that latency. {@code --nodes N} (production shape) runs a cluster of N nodes,
+     * HTTP from {@code --http-port} up; {@code --load-seconds S} spreads the kills over a stretch of
+     * S seconds; {@code --pg-data DIR} alone gives the platform a PostgreSQL of the suite's own
+     * without restarting it (what {@code benchmarks/cluster.sh} uses).
      */
     public static void main(String[] argv) throws Exception {
         Args args = new Args(argv);
         PostgresCluster cluster = null;
         FakeModel model = null;
         Findings findings;
-        if (args.integer("db-restarts", 0) > 0) {
+        if (args.integer("nodes", 1) > 1 && (args.integer("db-restarts", 0) > 0
+                || args.integer("session-kills", 0) > 0)) {
+            // their recovery checks and kills watch one platform process
+            throw new IllegalArgumentException("--db-restarts and --session-kills are for one node; drop them or "
+                    + "--nodes");
+        }
+        if (args.integer("db-restarts", 0) > 0 || args.all().containsKey("pg-data")) {
             cluster = PostgresCluster.start(Path.of(args.required("pg-data")), args.integer("pg-port", 18912));
             cluster.createDatabase("ringzero_fault");
             args.all().put("jdbc", cluster.jdbc("ringzero_fault"));
@@ -193,7 +284,7 @@ public final class CrashSuite {
                         Path.of(args.required("broker-state")), args.integer("mqtt-port", 18910),
                         args.required("mqtt-service-password")));
             }
-            if (cluster != null) {
+            if (cluster != null && args.integer("db-restarts", 0) > 0) {
                 suite.withDatabaseRestarts(args.integer("db-restarts", 0), cluster);
             }
             if (args.integer("session-kills", 0) > 0) {
@@ -265,29 +356,55 @@ public final class CrashSuite {
         return new Plan(shape, Path.of(args.required("jar")), Path.of(args.required("data-dir")),
                 args.integer("http-port", 18900), env, args.longValue("seed", System.currentTimeMillis()),
                 args.integer("gadgets", 6), args.number("rate", 12), args.integer("kills", 2),
-                args.integer("gate-kills", 3));
+                args.integer("gate-kills", 3), args.integer("nodes", 1), args.integer("load-seconds", 0));
+    }
+
+    /**
+     * Which node a kill hits: with one node, always it, and no number drawn (a seed replays the
+     * kills' moments of a run from before the cluster); with several, one at seeded random.
+     */
+    static int victim(Random random, int nodes) {
+        return nodes == 1 ? 0 : random.nextInt(nodes);
+    }
+
+    /**
+     * How long after the last (re)start the next kill comes: 3 to 10 s; with a stretch of load of
+     * {@code loadSeconds}, 3 s to half the stretch shared among the kills, a moment anywhere in it.
+     */
+    static long killAfterMillis(Random random, int loadSeconds, int kills) {
+        if (loadSeconds <= 0) {
+            return 3_000 + random.nextInt(7_000);
+        }
+        return 3_000 + random.nextInt(Math.max(1, loadSeconds * 1_000 / 2 / Math.max(1, kills)));
     }
 
     Findings run() throws Exception {
-        log("%s shape, seed %d (rerun with --seed %d)", plan.shape(), plan.seed(), plan.seed());
+        log("%s shape%s, seed %d (rerun with --seed %d)", plan.shape(), plan.nodes() == 1 ? ""
+                : ", " + plan.nodes() + " nodes", plan.seed(), plan.seed());
         ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(4, daemon("boards"));
         List<DeskBot> boards = new ArrayList<>();
         Rover rover = null;
-        Map<String, String> environment = new LinkedHashMap<>(plan.environment());
+        Map<String, String> environment = new LinkedHashMap<>();
         if (model != null) {
             environment.put("RINGZERO_LLM_BASE_URL", model.baseUrl());
             environment.put("RINGZERO_LLM_MODEL", FakeModel.MODEL);
         }
         DeskBot sessionBoard = null;
-        try (PlatformProcess platform = new PlatformProcess(plan.jar(), plan.dataDir(), plan.httpPort(),
-                environment)) {
-            log("platform healthy after %s (log %s)", platform.start(Duration.ofMinutes(4)), platform.log());
-            Rest admin = Rest.at(platform.baseUrl()).basic("admin", plan.environment().get("RINGZERO_ADMIN_PASSWORD"));
+        try (Nodes nodes = new Nodes(plan, environment)) {
+            for (int n = 0; n < nodes.size(); n++) {
+                PlatformProcess platform = nodes.get(n);
+                log("%s healthy after %s (log %s)", nodes.size() == 1 ? "platform" : "node " + (n + 1),
+                        platform.start(Duration.ofMinutes(4)), platform.log());
+            }
+            if (nodes.size() > 1) {
+                log("partitions: %s", partitions());
+            }
+            Rest admin = Rest.atAny(nodes.baseUrls()).basic("admin", plan.environment().get("RINGZERO_ADMIN_PASSWORD"));
             String suffix = UUID.randomUUID().toString().substring(0, 6);
             JsonNode account = admin.post("/api/v1/admin/accounts", "{\"id\":\"fault-" + suffix
                     + "\",\"password\":\"fault-" + suffix + "-password\",\"displayName\":\"Fault suite\"}")
                     .expect(201, "creating the owner").json();
-            Rest owner = Rest.at(platform.baseUrl()).bearer(account.get("token").asText());
+            Rest owner = Rest.atAny(nodes.baseUrls()).bearer(account.get("token").asText());
 
             List<String> agents = new ArrayList<>();
             for (int i = 0; i < plan.gadgets(); i++) {
@@ -337,15 +454,27 @@ public final class CrashSuite {
             AtomicBoolean loading = new AtomicBoolean(true);
             AtomicInteger sentSoFar = new AtomicInteger();
             Thread load = new Thread(() -> load(boards, loading, sentSoFar), "load");
+            long loadStart = System.nanoTime();
             load.start();
+            long lastRestart = loadStart;
             for (int k = 0; k < plan.kills(); k++) {
-                long after = 3_000 + random.nextInt(7_000);
+                long after = killAfterMillis(random, plan.loadSeconds(), plan.kills());
                 Thread.sleep(after);
-                platform.kill();
+                int victim = victim(random, nodes.size());
+                nodes.get(victim).kill();
+                long killed = System.nanoTime();
                 kills++;
-                log("SIGKILL %d of %d, %d ms after the last (re)start's load resumed; %d events sent so far", k + 1,
-                        plan.kills(), after, sentSoFar.get());
-                log("restarted, healthy after %s", platform.start(Duration.ofMinutes(4)));
+                log("SIGKILL %d of %d%s, %d ms after the last (re)start's load resumed; %d events sent so far", k + 1,
+                        plan.kills(), nodes.size() == 1 ? "" : " to node " + (victim + 1), after, sentSoFar.get());
+                if (nodes.size() == 1) {
+                    log("restarted, healthy after %s", nodes.get(victim).start(Duration.ofMinutes(4)));
+                } else {
+                    restartWatchingPartitions(nodes, victim, killed);
+                }
+                lastRestart = System.nanoTime();
+                if (nodes.size() > 1) {
+                    awaitShare(victim, killed);
+                }
             }
             for (int k = 0; k < brokerRestarts; k++) {
                 long after = 3_000 + random.nextInt(5_000);
@@ -355,27 +484,35 @@ public final class CrashSuite {
                 log("broker restarted (%d of %d), %d ms into this stretch of load, in %d ms; %d events sent so far",
                         k + 1, brokerRestarts, after, (System.nanoTime() - t0) / 1_000_000, sentSoFar.get());
             }
-            Thread.sleep(3_000 + random.nextInt(3_000));
+            if (plan.loadSeconds() > 0) {
+                // the whole stretch, and at least 15 s after the last restart: the restarted node takes
+                // its partitions back while the load goes on
+                long until = Math.max(loadStart + plan.loadSeconds() * 1_000_000_000L,
+                        lastRestart + 15_000_000_000L);
+                Thread.sleep(Math.max(0, (until - System.nanoTime()) / 1_000_000));
+            } else {
+                Thread.sleep(3_000 + random.nextInt(3_000));
+            }
             loading.set(false);
             load.join();
-            log("load over: %d events sent", sentSoFar.get());
+            log("load over: %d events sent in %d s", sentSoFar.get(), (System.nanoTime() - loadStart) / 1_000_000_000L);
 
             // ---- issue 26: a gate approved for a drive, killed between the approval and the rover's answer
             List<String[]> gates = new ArrayList<>();
             for (int k = 0; k < plan.gateKills(); k++) {
-                gateTry(platform, owner, roverAgent, rover, true, gates);
+                gateTry(nodes, owner, roverAgent, rover, true, gates);
             }
 
             // ---- issue 18: an llm session killed mid-way (while its model thinks, around its command)
             for (int k = 0; k < sessionKills; k++) {
-                sessionTry(platform, owner, sessionAgent, sessionSeen);
+                sessionTry(nodes.get(0), owner, sessionAgent, sessionSeen);
             }
 
             // ---- PostgreSQL restarted under load, and no kill after it: the platform recovers by itself
             if (databaseRestarts > 0) {
-                databaseOutages(platform, owner, boards, agents, sentSoFar);
+                databaseOutages(nodes.get(0), owner, boards, agents, sentSoFar);
                 // a gate filed after the outages: the job executor and the gate path work again
-                gateTry(platform, owner, roverAgent, rover, false, gates);
+                gateTry(nodes, owner, roverAgent, rover, false, gates);
             }
 
             // ---- drain: every run ends by its deadline; boards' outboxes empty
@@ -385,12 +522,16 @@ public final class CrashSuite {
                 Thread.sleep(1_000);
             }
             Thread.sleep(2_000);
-            Findings findings = judge(owner, agents, roverAgent, gates, rover);
+            Findings findings = judge(owner, agents, roverAgent, gates, rover,
+                    nodes.size() == 1 ? "" : partitions());
             log("%s", findings.summary());
-            Duration stopped = platform.stop(Duration.ofSeconds(60));
-            log("SIGTERM: the platform exited %s", stopped == null ? "NOT within 60 s" : "after " + stopped);
-            if (stopped == null) {
-                details.add("the platform did not exit within 60 s of SIGTERM");
+            for (int n = 0; n < nodes.size(); n++) {
+                String which = nodes.size() == 1 ? "the platform" : "node " + (n + 1);
+                Duration stopped = nodes.get(n).stop(Duration.ofSeconds(60));
+                log("SIGTERM: %s exited %s", which, stopped == null ? "NOT within 60 s" : "after " + stopped);
+                if (stopped == null) {
+                    details.add(which + " did not exit within 60 s of SIGTERM");
+                }
             }
             return findings;
         } finally {
@@ -471,7 +612,7 @@ public final class CrashSuite {
      * Adds {gate, run, drives the rover executed for it} to {@code gates}, one gate at a time: what
      * the rover executed from this approval until the gate ended is this gate's doing.
      */
-    private void gateTry(PlatformProcess platform, Rest owner, String roverAgent, Rover rover, boolean kill,
+    private void gateTry(Nodes nodes, Rest owner, String roverAgent, Rover rover, boolean kill,
             List<String[]> gates) throws Exception {
         String runId = owner.post("/api/v1/gadget-agents/" + roverAgent + "/runs", "{}")
                 .expect(202, "starting a gated run").json().path("runId").asText();
@@ -492,11 +633,12 @@ public final class CrashSuite {
         if (kill) {
             long after = random.nextInt(1_700);
             Thread.sleep(after);
-            platform.kill();
+            int victim = victim(random, nodes.size());
+            nodes.get(victim).kill();
             kills++;
-            log("gate %s approved; SIGKILL %d ms later (rover drove %d time(s) so far)", gateId, after,
-                    rover.motionLog().size());
-            log("restarted, healthy after %s", platform.start(Duration.ofMinutes(4)));
+            log("gate %s approved; SIGKILL %d ms later%s (rover drove %d time(s) so far)", gateId, after,
+                    nodes.size() == 1 ? "" : " to node " + (victim + 1), rover.motionLog().size());
+            log("restarted, healthy after %s", nodes.get(victim).start(Duration.ofMinutes(4)));
             String state = owner.get("/api/v1/gates/" + gateId).json().path("state").asText();
             if (state.equals("pending")) {
                 details.add("gate " + gateId + " is " + state + " again after the restart");
@@ -634,7 +776,8 @@ public final class CrashSuite {
         }
     }
 
-    private Findings judge(Rest owner, List<String> agents, String roverAgent, List<String[]> gates, Rover rover) {
+    private Findings judge(Rest owner, List<String> agents, String roverAgent, List<String[]> gates, Rover rover,
+            String partitions) {
         long acked = 0;
         long routed = 0;
         long shed = 0;
@@ -744,7 +887,82 @@ public final class CrashSuite {
         return new Findings(plan.shape(), plan.seed(), kills, acked, routed, shed, withoutDecision, seen.size(),
                 unnamed + sessionInvocationsUnnamed, twice + sessionEffectsTwice, runsActive + sessionRunsActive,
                 gates.size(), pending, notEnded, drovesTwice, databaseRestarts, notRecovered, List.copyOf(recoveries),
-                executedButUnknown.size(), sessionTries, List.copyOf(details));
+                executedButUnknown.size(), sessionTries, List.copyOf(details), partitions);
+    }
+
+    /**
+     * Which node holds which partition now, from the leases in the database ({@code rz_partition_lease}):
+     * e.g. {@code node 1 [0, 2, 4], node 2 [1, 3, 5]}; a lapsed lease counts as free.
+     */
+    private String partitions() {
+        Map<String, List<Integer>> byNode = new java.util.TreeMap<>();
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(plan.environment().get("RINGZERO_DB_URL"),
+                plan.environment().getOrDefault("RINGZERO_DB_USER", "postgres"),
+                plan.environment().getOrDefault("RINGZERO_DB_PASSWORD", ""));
+             java.sql.ResultSet rs = c.createStatement().executeQuery("select partition_no, case when expires_at > "
+                     + "now() then node_id end from rz_partition_lease order by partition_no")) {
+            while (rs.next()) {
+                String node = rs.getString(2);
+                byNode.computeIfAbsent(node == null ? "free" : "node " + node, n -> new ArrayList<>()).add(rs.getInt(1));
+            }
+        } catch (java.sql.SQLException e) {
+            return "unknown (" + e.getMessage() + ")";
+        }
+        return byNode.entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
+                .collect(java.util.stream.Collectors.joining(", "));
+    }
+
+    /**
+     * Starts the killed node {@code victim} again and, while it starts, watches the leases: says
+     * when the other nodes held every partition (the dead node's taken over, the lease's time after
+     * its last renewal), or that they did not before it was back.
+     */
+    private void restartWatchingPartitions(Nodes nodes, int victim, long killed) throws Exception {
+        java.util.concurrent.ExecutorService starter = Executors.newSingleThreadExecutor(daemon("restart"));
+        try {
+            java.util.concurrent.Future<Duration> restart = starter.submit(() ->
+                    nodes.get(victim).start(Duration.ofMinutes(4)));
+            String dead = "node " + (victim + 1) + " [";
+            long takenOver = -1;
+            String now = "";
+            while (!restart.isDone()) {
+                now = partitions();
+                if (takenOver < 0 && !now.contains(dead) && !now.contains("free") && !now.startsWith("unknown")) {
+                    takenOver = System.nanoTime();
+                    log("the other node(s) hold every partition %d ms after the kill: %s",
+                            (takenOver - killed) / 1_000_000, now);
+                }
+                Thread.sleep(200);
+            }
+            if (takenOver < 0) {
+                log("node %d's partitions were not all taken over before it was back: %s", victim + 1, now);
+            }
+            log("restarted node %d, healthy after %s", victim + 1, restart.get());
+        } finally {
+            starter.shutdownNow();
+        }
+    }
+
+    /**
+     * After node {@code victim} is healthy again: until it holds a partition again (its fair share
+     * comes back from the node that took it), up to 30 s; said in the log (the time since the kill)
+     * and, if it never does, in the details.
+     */
+    private void awaitShare(int victim, long killed) throws InterruptedException {
+        String node = "node " + (victim + 1) + " [";
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        String now = partitions();
+        while (!now.contains(node) && System.nanoTime() < deadline) {
+            Thread.sleep(250);
+            now = partitions();
+        }
+        if (now.contains(node)) {
+            log("node %d holds partitions again, %d ms after the kill: %s", victim + 1,
+                    (System.nanoTime() - killed) / 1_000_000, now);
+        } else {
+            log("node %d holds no partition 30 s after it was healthy: %s", victim + 1, now);
+            details.add("node " + (victim + 1) + " held no partition 30 s after its restart: " + now);
+        }
     }
 
     /** The invocations a run's actions name, each with the outcome the run records for it. */

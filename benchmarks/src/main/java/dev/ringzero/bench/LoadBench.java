@@ -45,6 +45,11 @@ import org.HdrHistogram.Histogram;
  * <p>Correlation: each agent's action is {@code display.show_text} with text
  * {@code "{{event.id}}|{{run.agent}}"}, so every link.invoke names the device event id and the agent
  * that answers it; one invoke is expected per (event, agent bound to the event's gadget).
+ *
+ * <p>Several nodes of a cluster (issue 24): {@code --http} and {@code --platform-pid} take a
+ * comma-separated list, one per node. The REST calls go to the first node that answers, the
+ * platform's counters are summed over the nodes, and its CPU is the nodes' together, each node's
+ * also on its own ({@code resources.nodes}, {@code measured_phase.cores_by_node}).
  */
 public final class LoadBench {
 
@@ -65,6 +70,7 @@ public final class LoadBench {
     }
 
     private final Args args;
+    private final List<String> nodeUrls;
     private final Rest anonymous;
     private final ObjectNode result = Rest.JSON.createObjectNode();
 
@@ -82,16 +88,18 @@ public final class LoadBench {
 
     private LoadBench(Args args) {
         this.args = args;
-        this.anonymous = Rest.at(args.text("http", "http://127.0.0.1:18860"));
+        this.nodeUrls = List.of(args.text("http", "http://127.0.0.1:18860").split(","));
+        this.anonymous = Rest.atAny(nodeUrls);
     }
 
     public static void main(String[] argv) throws Exception {
         Args args = new Args(argv);
         if (args.flag("help")) {
             System.out.println("""
-                    LoadBench --http URL --admin-password PW --jdbc URL [--db-user U] [--db-password P]
+                    LoadBench --http URL[,URL of node 2...] --admin-password PW --jdbc URL [--db-user U] [--db-password P]
                               [--mqtt-service-password PW (floor A; mqtt-broker/start.sh's default)]
-                              [--platform-pid PID] [--mosquitto-pid PID] [--clk-tck 100]
+                              [--platform-pid PID[,PID of node 2...]] [--mosquitto-pid PID] [--postgres-pid PID]
+                              [--clk-tck 100]
                               [--gadgets 200] [--agents 200] [--rate 100] [--seconds 60] [--warmup 30]
                               [--drain 30] [--floor-seconds 10] [--gate-samples 20] [--label NAME] [--out FILE]
                               [--llm-sessions 0] [--model-latency-ms 2000] [--model-port 18863] [--llm-cost-seconds 30]""");
@@ -141,8 +149,15 @@ public final class LoadBench {
         machine.set("probe", MachineProbe.run());
         result.put("started_at", Instant.now().toString());
 
-        ProcStats platform = args.all().containsKey("platform-pid")
-                ? new ProcStats(args.longValue("platform-pid", 0), args.longValue("clk-tck", 100)) : null;
+        List<ProcStats> nodes = new ArrayList<>();
+        for (String pid : args.text("platform-pid", "").split(",")) {
+            if (!pid.isBlank()) {
+                nodes.add(new ProcStats(Long.parseLong(pid.trim()), args.longValue("clk-tck", 100)));
+            }
+        }
+        config.put("nodes", Math.max(1, nodes.size()));
+        // the first node: its JFR recording and, with one node, its memory and threads
+        ProcStats platform = nodes.isEmpty() ? null : nodes.get(0);
         ProcStats mosquitto = args.all().containsKey("mosquitto-pid")
                 ? new ProcStats(args.longValue("mosquitto-pid", 0), args.longValue("clk-tck", 100)) : null;
 
@@ -214,7 +229,7 @@ public final class LoadBench {
         }
 
         // ------------------------------------------------------------------ floors
-        double idleCpuBefore = platform == null ? Double.NaN : platform.cpuSeconds();
+        double idleCpuBefore = platform == null ? Double.NaN : cpuSeconds(nodes);
         long idleStart = System.nanoTime();
         LinkConfig floorGadget = pair(owner, "bench-" + suffix + "-floor", "Bench floor");
         ObjectNode floors = result.putObject("floors");
@@ -227,7 +242,7 @@ public final class LoadBench {
 
         // the platform is idle while the floors run (their traffic never reaches it): its background cost
         double idleCores = platform == null ? Double.NaN
-                : round((platform.cpuSeconds() - idleCpuBefore) / ((System.nanoTime() - idleStart) / 1e9));
+                : round((cpuSeconds(nodes) - idleCpuBefore) / ((System.nanoTime() - idleStart) / 1e9));
 
         // ------------------------------------------------------------------ gate approval → link.invoke
         // measured on the idle platform, before the load: a human approval is not a load path
@@ -244,7 +259,7 @@ public final class LoadBench {
         double duplicateBefore = metric("ringzero_events_total", "result=\"duplicate\"");
         double shedBefore = metric("ringzero_events_shed_total", "");
         long clkTck = args.longValue("clk-tck", 100);
-        CpuSnapshot loadFrom = CpuSnapshot.take(platform, mosquitto, clkTck, this);
+        CpuSnapshot loadFrom = CpuSnapshot.take(nodes, mosquitto, clkTck, this);
         Map<String, Long> dbBefore = dbWrites();
         OpenLoop.Schedule schedule = new OpenLoop.Schedule(rate, warmup, seconds);
         long warmupCount = schedule.warmupCount();
@@ -276,7 +291,7 @@ public final class LoadBench {
         // what each process spends in the measured phase only, once the warm-up (and most of the
         // JIT's compiling) is behind: taken when the warm-up ends and when the last event leaves
         java.util.concurrent.atomic.AtomicReference<CpuSnapshot> measuredFrom = new java.util.concurrent.atomic.AtomicReference<>();
-        progress.schedule(() -> measuredFrom.set(CpuSnapshot.takeOrNull(platform, mosquitto, clkTck, this)),
+        progress.schedule(() -> measuredFrom.set(CpuSnapshot.takeOrNull(nodes, mosquitto, clkTck, this)),
                 (long) (warmup * 1000), TimeUnit.MILLISECONDS);
         progress.scheduleAtFixedRate(() -> log("  %5.1f s: %d events sent, %d of %d invokes received",
                 secondsSince(loadStartWall), sent.size(), invokesReceived.get(), expectedTotal), 10, 10,
@@ -308,7 +323,7 @@ public final class LoadBench {
             boards.get(g).emitEvent(eventId, "shaken", d);
         });
         long sendEnd = System.nanoTime();
-        CpuSnapshot measuredTo = CpuSnapshot.takeOrNull(platform, mosquitto, clkTck, this);
+        CpuSnapshot measuredTo = CpuSnapshot.takeOrNull(nodes, mosquitto, clkTck, this);
         long sessionRunsDuringLoad = 0;
         long sessionTurnsDuringLoad = 0;
         if (sessions != null) {
@@ -334,7 +349,7 @@ public final class LoadBench {
             jcmd(platform.pid(), "JFR.stop", "name=bench");
             result.put("jfr_recording", jfrFile);
         }
-        CpuSnapshot loadTo = CpuSnapshot.take(platform, mosquitto, clkTck, this);
+        CpuSnapshot loadTo = CpuSnapshot.take(nodes, mosquitto, clkTck, this);
         Thread.sleep(1_500); // PostgreSQL flushes its statistics about once a second
         Map<String, Long> dbAfter = dbWrites();
         double admitted = metric("ringzero_events_total", "result=\"admitted\"") - admittedBefore;
@@ -395,10 +410,26 @@ public final class LoadBench {
             cpu.put("platform_peak_rss_mib", platform.statusMiB("VmHWM"));
             cpu.put("platform_rss_mib_end", platform.statusMiB("VmRSS"));
             cpu.put("platform_threads_end", platform.threads());
+            if (nodes.size() > 1) {
+                ArrayNode byNode = cpu.putArray("nodes");
+                for (int n = 0; n < nodes.size(); n++) {
+                    ObjectNode node = byNode.addObject();
+                    double nodeUsed = loadTo.nodes()[n] - loadFrom.nodes()[n];
+                    node.put("node", n + 1);
+                    node.put("pid", nodes.get(n).pid());
+                    node.put("cpu_s_during_load", round(nodeUsed));
+                    node.put("cpu_cores_during_load", round(nodeUsed / loadWall));
+                    node.put("cpu_ms_per_admitted_event", round(nodeUsed * 1000 / Math.max(1, admitted)));
+                    node.put("peak_rss_mib", nodes.get(n).statusMiB("VmHWM"));
+                    node.put("threads_end", nodes.get(n).threads());
+                }
+            }
         }
         if (mosquitto != null) {
             cpu.put("mosquitto_cpu_s_during_load", round(loadTo.mosquitto() - loadFrom.mosquitto()));
             cpu.put("mosquitto_peak_rss_mib", mosquitto.statusMiB("VmHWM"));
+            cpu.put("mosquitto_cpu_ms_per_admitted_event",
+                    round((loadTo.mosquitto() - loadFrom.mosquitto()) * 1000 / Math.max(1, admitted)));
         }
         cpu.put("harness_cpu_s_during_load", round(loadTo.harness() - loadFrom.harness()));
         if (measuredFrom.get() != null && measuredTo != null) {
@@ -458,7 +489,7 @@ public final class LoadBench {
         windows.put("second_from_which_p99_stays_le_50ms", settledFrom(50));
 
         if (sessions != null) {
-            ObjectNode llm = sessionCost(sessions, platform, mosquitto, clkTck, idleCores,
+            ObjectNode llm = sessionCost(sessions, nodes, mosquitto, clkTck, idleCores,
                     args.integer("llm-cost-seconds", 30));
             llm.put("runs_during_load", sessionRunsDuringLoad);
             llm.put("model_turns_during_load", sessionTurnsDuringLoad);
@@ -494,18 +525,18 @@ public final class LoadBench {
      * {@code seconds}, CPU of the platform (also above its idle cost) and of PostgreSQL, and the
      * database's commits and rows, each divided by the model turns answered meanwhile.
      */
-    private ObjectNode sessionCost(SessionLoad sessions, ProcStats platform, ProcStats mosquitto, long clkTck,
+    private ObjectNode sessionCost(SessionLoad sessions, List<ProcStats> nodes, ProcStats mosquitto, long clkTck,
             double idleCores, int seconds) throws Exception {
         log("llm sessions alone for %d s: the cost of a turn", seconds);
         Thread.sleep(1_500);
         Map<String, Long> dbFrom = dbWrites();
-        CpuSnapshot from = CpuSnapshot.take(platform, mosquitto, clkTck, this);
+        CpuSnapshot from = CpuSnapshot.take(nodes, mosquitto, clkTck, this);
         long turnsFrom = sessions.turns();
         long runsFrom = sessions.runsStarted();
         sessions.start();
         Thread.sleep(seconds * 1000L);
         sessions.stop();
-        CpuSnapshot to = CpuSnapshot.take(platform, mosquitto, clkTck, this);
+        CpuSnapshot to = CpuSnapshot.take(nodes, mosquitto, clkTck, this);
         Thread.sleep(1_500); // PostgreSQL flushes its statistics about once a second
         Map<String, Long> dbTo = dbWrites();
         double turns = Math.max(1, sessions.turns() - turnsFrom);
@@ -740,19 +771,32 @@ public final class LoadBench {
                 """.formatted(gadget, index, SEP);
     }
 
+    /** A counter of the platform's, summed over its nodes (each counts what it handled); NaN if a node does not answer. */
     private double metric(String name, String label) {
-        // the scrape needs an administrator's login (web.ActuatorGuard)
-        Rest.Response r = anonymous.basic("admin", args.required("admin-password")).get("/actuator/prometheus");
-        if (r.status() != 200) {
-            return Double.NaN;
-        }
         double sum = 0;
-        for (String line : r.body().split("\n")) {
-            if ((line.startsWith(name + "{") || line.startsWith(name + " ")) && line.contains(label)) {
-                sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+        for (String node : nodeUrls) {
+            // the scrape needs an administrator's login (web.ActuatorGuard)
+            Rest.Response r;
+            try {
+                r = Rest.at(node).basic("admin", args.required("admin-password")).get("/actuator/prometheus");
+            } catch (IllegalStateException notAnswering) {
+                return Double.NaN;
+            }
+            if (r.status() != 200) {
+                return Double.NaN;
+            }
+            for (String line : r.body().split("\n")) {
+                if ((line.startsWith(name + "{") || line.startsWith(name + " ")) && line.contains(label)) {
+                    sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                }
             }
         }
         return sum;
+    }
+
+    /** The nodes' CPU seconds together. */
+    private static double cpuSeconds(List<ProcStats> nodes) {
+        return nodes.stream().mapToDouble(ProcStats::cpuSeconds).sum();
     }
 
     private Map<String, Long> runCounts(String ownerId) throws SQLException {
@@ -928,10 +972,10 @@ public final class LoadBench {
      * platform had admitted: what the load window and the measured phase are both measured with.
      */
     record CpuSnapshot(long nanos, double admitted, double platform, Map<String, Double> platformThreads,
-            double postgres, double mosquitto, double harness) {
+            double postgres, double mosquitto, double harness, double[] nodes) {
 
         /** Now; null (the phase goes unreported) if the platform's metrics cannot be read. */
-        static CpuSnapshot takeOrNull(ProcStats platform, ProcStats mosquitto, long clkTck, LoadBench bench) {
+        static CpuSnapshot takeOrNull(List<ProcStats> platform, ProcStats mosquitto, long clkTck, LoadBench bench) {
             try {
                 CpuSnapshot now = take(platform, mosquitto, clkTck, bench);
                 return Double.isNaN(now.admitted) || Double.isNaN(now.platform) ? null : now;
@@ -941,12 +985,22 @@ public final class LoadBench {
             }
         }
 
-        private static CpuSnapshot take(ProcStats platform, ProcStats mosquitto, long clkTck, LoadBench bench) {
+        private static CpuSnapshot take(List<ProcStats> nodes, ProcStats mosquitto, long clkTck, LoadBench bench) {
+            double[] byNode = nodes.stream().mapToDouble(ProcStats::cpuSeconds).toArray();
+            Map<String, Double> threads = new java.util.TreeMap<>();
+            for (int n = 0; n < nodes.size(); n++) {
+                // with several nodes a thread's name says its node: "n2 link-worker-"
+                String prefix = nodes.size() == 1 ? "" : "n" + (n + 1) + " ";
+                nodes.get(n).cpuSecondsByThread().forEach((name, cpu) -> threads.put(prefix + name, cpu));
+            }
+            // PostgreSQL: the server the platform uses (--postgres-pid, its postmaster) or, without it,
+            // every PostgreSQL process on the machine
+            long postgresPid = bench.args.longValue("postgres-pid", 0);
+            double postgres = postgresPid > 0 ? ProcStats.cpuSecondsOfTree(postgresPid, clkTck)
+                    : ProcStats.cpuSecondsOfAllNamed("postgres", clkTck);
             return new CpuSnapshot(System.nanoTime(), bench.metric("ringzero_events_total", "result=\"admitted\""),
-                    platform == null ? Double.NaN : platform.cpuSeconds(),
-                    platform == null ? Map.of() : platform.cpuSecondsByThread(),
-                    ProcStats.cpuSecondsOfAllNamed("postgres", clkTck),
-                    mosquitto == null ? Double.NaN : mosquitto.cpuSeconds(), harnessCpuSeconds());
+                    nodes.isEmpty() ? Double.NaN : java.util.Arrays.stream(byNode).sum(), threads, postgres,
+                    mosquitto == null ? Double.NaN : mosquitto.cpuSeconds(), harnessCpuSeconds(), byNode);
         }
 
         /** Cores each process used from this snapshot to {@code later}, and CPU ms per event admitted meanwhile. */
@@ -973,10 +1027,19 @@ public final class LoadBench {
             cores.put("postgresql", round((later.postgres - postgres) / wall));
             cores.put("mosquitto", round((later.mosquitto - mosquitto) / wall));
             cores.put("harness", round((later.harness - harness) / wall));
+            if (nodes.length > 1) {
+                ObjectNode byNode = phase.putObject("cores_by_node");
+                ObjectNode msByNode = phase.putObject("cpu_ms_per_admitted_event_by_node");
+                for (int n = 0; n < nodes.length; n++) {
+                    byNode.put("node" + (n + 1), round((later.nodes[n] - nodes[n]) / wall));
+                    msByNode.put("node" + (n + 1), round((later.nodes[n] - nodes[n]) * 1000 / events));
+                }
+            }
             ObjectNode perEvent = phase.putObject("cpu_ms_per_admitted_event");
             perEvent.put("platform", round((later.platform - platform) * 1000 / events));
             perEvent.put("platform_without_jit", round((later.platform - platform - jit) * 1000 / events));
             perEvent.put("postgresql", round((later.postgres - postgres) * 1000 / events));
+            perEvent.put("mosquitto", round((later.mosquitto - mosquitto) * 1000 / events));
             perEvent.put("all_measured", round((later.platform - platform + later.postgres - postgres
                     + later.mosquitto - mosquitto + later.harness - harness) * 1000 / events));
             phase.set("platform_cores_by_thread", threads);

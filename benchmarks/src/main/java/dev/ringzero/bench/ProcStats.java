@@ -44,6 +44,46 @@ final class ProcStats {
         return total;
     }
 
+    /**
+     * CPU seconds of a server process and its children now, the exited children's included (the
+     * kernel adds a reaped child's time to its parent's cutime and cstime): for PostgreSQL, the
+     * postmaster of one server, its background processes and backends, and no other server's.
+     */
+    static double cpuSecondsOfTree(long root, long clockTicks) {
+        double total = 0;
+        try (var procs = Files.list(Path.of("/proc"))) {
+            for (Path proc : (Iterable<Path>) procs::iterator) {
+                String pidText = proc.getFileName().toString();
+                if (!pidText.chars().allMatch(Character::isDigit)) {
+                    continue;
+                }
+                try {
+                    String stat = Files.readString(proc.resolve("stat"));
+                    if (Long.parseLong(pidText) == root || parentPid(stat) == root) {
+                        total += cpuSecondsWithReapedChildren(stat, clockTicks);
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // gone meanwhile
+                }
+            }
+        } catch (IOException e) {
+            return Double.NaN;
+        }
+        return total;
+    }
+
+    /** The parent's pid in one /proc/PID/stat text (field 4). */
+    static long parentPid(String stat) {
+        return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+")[1]);
+    }
+
+    /** utime + stime + cutime + cstime (fields 14 to 17) of one /proc/PID/stat text, in seconds. */
+    static double cpuSecondsWithReapedChildren(String stat, long clockTicks) {
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
+        return (Long.parseLong(f[11]) + Long.parseLong(f[12]) + Long.parseLong(f[13]) + Long.parseLong(f[14]))
+                / (double) clockTicks;
+    }
+
     long pid() {
         return pid;
     }

@@ -25,6 +25,14 @@ class ProcStatsTest {
     }
 
     @Test
+    void aServersTreeCountsItsParentAndTheTimeOfChildrenItReaped() {
+        // a backend: parent 900; utime 250, stime 50, cutime 30, cstime 20 ticks
+        String stat = "4242 (postgres) S 900 4242 4242 0 -1 4194560 100 0 0 0 250 50 30 20 20 0 12 0 0";
+        assertThat(ProcStats.parentPid(stat)).isEqualTo(900);
+        assertThat(ProcStats.cpuSecondsWithReapedChildren(stat, CLK_TCK)).isCloseTo(3.5, within(1e-9));
+    }
+
+    @Test
     @EnabledOnOs(OS.LINUX)
     void aBusyThreadsCpuShowsUnderItsNameWithoutTheNumber() throws InterruptedException {
         ProcStats self = new ProcStats(ProcessHandle.current().pid(), CLK_TCK);
