@@ -21,27 +21,8 @@ final class ProcStats {
      * backend that exited meanwhile takes its time with it).
      */
     static double cpuSecondsOfAllNamed(String name, long clockTicks) {
-        double total = 0;
-        try (var procs = Files.list(Path.of("/proc"))) {
-            for (Path proc : (Iterable<Path>) procs::iterator) {
-                String pidText = proc.getFileName().toString();
-                if (!pidText.chars().allMatch(Character::isDigit)) {
-                    continue;
-                }
-                try {
-                    String stat = Files.readString(proc.resolve("stat"));
-                    String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-                    if (comm.equals(name)) {
-                        total += cpuSeconds(stat, clockTicks);
-                    }
-                } catch (IOException | RuntimeException e) {
-                    // gone meanwhile
-                }
-            }
-        } catch (IOException e) {
-            return Double.NaN;
-        }
-        return total;
+        return sumOverProcesses((pid, stat) -> stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).equals(name)
+                ? cpuSeconds(stat, clockTicks) : 0);
     }
 
     /**
@@ -50,6 +31,17 @@ final class ProcStats {
      * postmaster of one server, its background processes and backends, and no other server's.
      */
     static double cpuSecondsOfTree(long root, long clockTicks) {
+        return sumOverProcesses((pid, stat) -> pid == root || parentPid(stat) == root
+                ? cpuSecondsWithReapedChildren(stat, clockTicks) : 0);
+    }
+
+    /** What one process adds to a sum: its pid and its /proc/PID/stat text in, seconds out. */
+    private interface PerProcess {
+        double seconds(long pid, String stat);
+    }
+
+    /** The sum over every process now; one that is gone meanwhile adds nothing. NaN without /proc. */
+    private static double sumOverProcesses(PerProcess each) {
         double total = 0;
         try (var procs = Files.list(Path.of("/proc"))) {
             for (Path proc : (Iterable<Path>) procs::iterator) {
@@ -58,10 +50,7 @@ final class ProcStats {
                     continue;
                 }
                 try {
-                    String stat = Files.readString(proc.resolve("stat"));
-                    if (Long.parseLong(pidText) == root || parentPid(stat) == root) {
-                        total += cpuSecondsWithReapedChildren(stat, clockTicks);
-                    }
+                    total += each.seconds(Long.parseLong(pidText), Files.readString(proc.resolve("stat")));
                 } catch (IOException | RuntimeException e) {
                     // gone meanwhile
                 }
