@@ -199,8 +199,12 @@ class MqttConfig {
         }
     }
 
-    private static LinkClientManager clientManager(MqttSettings settings, String password, String clientId,
-            boolean cleanSession, java.util.Optional<EmbeddedBroker> embedded) {
+    /**
+     * How every connection of the platform logs in to the broker: the service credential,
+     * TCP_NODELAY, automatic reconnection. {@code cleanSession} false for inbound connections: a
+     * persistent session, so QoS 1 messages published while the platform is down wait for it.
+     */
+    static MqttConnectOptions connectOptions(MqttSettings settings, String password, boolean cleanSession) {
         MqttConnectOptions options = new MqttConnectOptions();
         options.setServerURIs(new String[] {settings.url()});
         options.setUserName(settings.serviceUsername());
@@ -208,10 +212,15 @@ class MqttConfig {
         options.setSocketFactory(new NoDelaySocketFactory());
         options.setAutomaticReconnect(true);
         options.setMaxReconnectDelay(5_000);
-        // inbound: a persistent session, so QoS 1 messages published while the platform is down wait for it
         options.setCleanSession(cleanSession);
         options.setMaxInflight(1_000);
         options.setKeepAliveInterval(30);
+        return options;
+    }
+
+    private static LinkClientManager clientManager(MqttSettings settings, String password, String clientId,
+            boolean cleanSession, java.util.Optional<EmbeddedBroker> embedded) {
+        MqttConnectOptions options = connectOptions(settings, password, cleanSession);
         // the platform's connections go to the embedded broker itself; boards reach it through its front
         LinkClientManager manager = new LinkClientManager(options, clientId,
                 embedded.<java.util.function.Supplier<String>>map(broker -> broker::clientUrl).orElse(settings::url));

@@ -145,15 +145,8 @@ class PartitionLinks implements PartitionOwner {
             if (closed) {
                 return;
             }
-            MqttConnectOptions options = new MqttConnectOptions();
-            options.setUserName(mqtt.serviceUsername());
-            options.setPassword(password.toCharArray());
-            options.setSocketFactory(new NoDelaySocketFactory());
-            options.setCleanSession(false); // the partition's messages wait for its next holder
-            options.setAutomaticReconnect(true);
-            options.setMaxReconnectDelay(5_000);
-            options.setMaxInflight(1_000);
-            options.setKeepAliveInterval(30);
+            // a persistent session: the partition's messages wait for its next holder
+            MqttConnectOptions options = MqttConfig.connectOptions(mqtt, password, false);
             try {
                 client.connect(options, null, new IMqttActionListener() {
                     @Override
