@@ -1,11 +1,13 @@
 package dev.ringzero.policy;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.UnaryOperator;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -17,69 +19,35 @@ import dev.ringzero.kernel.SpeakerBook;
 import dev.ringzero.kernel.SpeakerState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.TransactionDefinition;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The gadgets' speakers in the shared database ({@code rz_speaker_line}, a row per gadget that
  * ever spoke, its {@link SpeakerState} as JSON): every node of a cluster reads and changes the same
  * state under the row's lock, so two nodes never give one speaker to two sounds. A change is a
- * transaction of its own, as {@link DatabaseLeaseBook}'s are, for the reasons {@link SpeakerFloor}
- * gives. {@code held_since} repeats the state's, so a sweep finds speakers held too long without
- * reading every row.
+ * transaction of its own ({@link DatabaseBook}), for the reasons {@link SpeakerFloor} gives.
+ * {@code held_since} repeats the state's, so a sweep finds speakers held too long without reading
+ * every row.
  */
-final class DatabaseSpeakerBook implements SpeakerBook {
+final class DatabaseSpeakerBook extends DatabaseBook<SpeakerState> implements SpeakerBook {
 
     private static final Logger LOG = LoggerFactory.getLogger(DatabaseSpeakerBook.class);
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final JdbcClient jdbc;
-    private final TransactionTemplate own;
-
     DatabaseSpeakerBook(JdbcClient jdbc, PlatformTransactionManager transactions) {
-        this.jdbc = jdbc;
-        this.own = new TransactionTemplate(transactions);
-        this.own.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
+        super(jdbc, transactions, "rz_speaker_line", "state", "held_since");
     }
 
     @Override
-    public Optional<SpeakerState> change(String gadgetId, UnaryOperator<Optional<SpeakerState>> change) {
-        try {
-            return own.execute(status -> changeLocked(gadgetId, change));
-        } catch (DuplicateKeyException raced) {
-            // another node wrote the gadget's first row meanwhile: it exists now, and is locked this time
-            return own.execute(status -> changeLocked(gadgetId, change));
-        }
-    }
-
-    private Optional<SpeakerState> changeLocked(String gadgetId, UnaryOperator<Optional<SpeakerState>> change) {
-        Optional<Optional<SpeakerState>> row = jdbc.sql("select state from rz_speaker_line where gadget_id = ? "
-                        + "for update")
-                .param(gadgetId).query((rs, n) -> state(gadgetId, rs.getString(1))).optional();
-        Optional<SpeakerState> was = row.flatMap(state -> state);
-        Optional<SpeakerState> next = change.apply(was);
-        if (next.equals(was)) {
-            return was;
-        }
-        String text = next.map(DatabaseSpeakerBook::json).orElse(null);
-        Timestamp heldSince = next.map(SpeakerState::heldSince).map(Timestamp::from).orElse(null);
-        if (row.isPresent()) {
-            jdbc.sql("update rz_speaker_line set state = ?, held_since = ? where gadget_id = ?")
-                    .params(text, heldSince, gadgetId).update();
-        } else {
-            jdbc.sql("insert into rz_speaker_line(gadget_id, state, held_since) values (?, ?, ?)")
-                    .params(gadgetId, text, heldSince).update();
-        }
-        return was;
+    Optional<SpeakerState> entry(String gadgetId, ResultSet row) throws SQLException {
+        return state(gadgetId, row.getString(1));
     }
 
     @Override
-    public Optional<SpeakerState> read(String gadgetId) {
-        return jdbc.sql("select state from rz_speaker_line where gadget_id = ?").param(gadgetId)
-                .query((rs, n) -> state(gadgetId, rs.getString(1))).optional().flatMap(state -> state);
+    List<Object> values(Optional<SpeakerState> state) {
+        return Arrays.asList(state.map(DatabaseSpeakerBook::json).orElse(null),
+                state.map(SpeakerState::heldSince).map(Timestamp::from).orElse(null));
     }
 
     @Override
