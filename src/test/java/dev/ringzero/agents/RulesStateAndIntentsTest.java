@@ -7,7 +7,6 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -21,6 +20,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.ringzero.agents.runs.RunStatus;
 import dev.ringzero.support.Agents;
 import dev.ringzero.support.Api;
+import dev.ringzero.support.GateMails;
 import dev.ringzero.support.OwnerWithDeskBotTest;
 import dev.ringzero.support.RealServices;
 import jakarta.mail.MessagingException;
@@ -289,14 +289,7 @@ class RulesStateAndIntentsTest extends OwnerWithDeskBotTest {
     }
 
     private static List<MimeMessage> sentTo(String gateId) {
-        String messageId = "<gate-" + gateId + "@ringzero.local>";
-        return Arrays.stream(smtp.getReceivedMessages()).filter(message -> {
-            try {
-                return messageId.equals(message.getMessageID());
-            } catch (MessagingException e) {
-                return false;
-            }
-        }).toList();
+        return GateMails.sentFor(smtp, gateId);
     }
 
     private static String subject(MimeMessage message) {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Date;
 import java.util.HashMap;
 import java.util.List;
@@ -28,10 +27,10 @@ import dev.ringzero.gates.GateReconciler;
 import dev.ringzero.support.Agents;
 import dev.ringzero.support.Api;
 import dev.ringzero.support.Boards;
+import dev.ringzero.support.GateMails;
 import dev.ringzero.support.PlatformTest;
 import dev.ringzero.support.RealServices;
 import dev.ringzero.support.SecondNode;
-import jakarta.mail.MessagingException;
 import jakarta.mail.internet.MimeMessage;
 import org.awaitility.Awaitility;
 import org.camunda.bpm.engine.ManagementService;
@@ -424,13 +423,6 @@ class OnceClusterWideTest extends PlatformTest {
     }
 
     private static List<MimeMessage> sentFor(String gateId) {
-        String messageId = "<gate-" + gateId + "@ringzero.local>";
-        return Arrays.stream(smtp.getReceivedMessages()).filter(message -> {
-            try {
-                return messageId.equals(message.getMessageID());
-            } catch (MessagingException e) {
-                return false;
-            }
-        }).toList();
+        return GateMails.sentFor(smtp, gateId);
     }
 }

@@ -28,6 +28,7 @@ import dev.ringzero.kernel.Subject;
 import dev.ringzero.support.Agents;
 import dev.ringzero.support.Api;
 import dev.ringzero.support.Boards;
+import dev.ringzero.support.GateMails;
 import dev.ringzero.support.PlatformTest;
 import dev.ringzero.support.RealServices;
 import jakarta.mail.internet.MimeMessage;
@@ -153,13 +154,7 @@ class EnvelopesTest extends PlatformTest {
         String messageId = "<gate-" + done.gateId() + "@ringzero.local>";
         assertThat(done.result().path("messageId").asText()).isEqualTo(messageId);
         assertThat(sentIds()).contains(messageId);
-        MimeMessage sent = Arrays.stream(smtp.getReceivedMessages()).filter(message -> {
-            try {
-                return messageId.equals(message.getMessageID());
-            } catch (jakarta.mail.MessagingException e) {
-                return false;
-            }
-        }).findFirst().orElseThrow();
+        MimeMessage sent = GateMails.sentFor(smtp, done.gateId()).stream().findFirst().orElseThrow();
         assertThat(sent.getSubject()).isEqualTo("Weekly digest");
         assertThat(sent.getAllRecipients()).hasSize(2);
         assertThat(audit.ofGate(done.gateId())).extracting(Audit.Entry::disposition).containsExactly("auto-executed");
