@@ -97,16 +97,19 @@ class PartitionLinks implements PartitionOwner {
         }
     }
 
-    /** Whether this node's session of {@code partition} is connected (for tests and health). */
+    /**
+     * Whether this node's session of {@code partition} is connected and subscribed (for tests and
+     * health): a session's first connection takes nothing until the broker has its subscription.
+     */
     boolean connected(int partition) {
         Link link = links.get(partition);
-        return link != null && link.client.isConnected();
+        return link != null && link.taking();
     }
 
-    /** The partitions this node takes now, each with whether its session is connected (health). */
+    /** The partitions this node takes now, each with whether its session is taking messages (health). */
     java.util.SortedMap<Integer, Boolean> sessions() {
         java.util.SortedMap<Integer, Boolean> sessions = new java.util.TreeMap<>();
-        links.forEach((partition, link) -> sessions.put(partition, link.client.isConnected()));
+        links.forEach((partition, link) -> sessions.put(partition, link.taking()));
         return sessions;
     }
 
@@ -128,6 +131,8 @@ class PartitionLinks implements PartitionOwner {
         final MqttAsyncClient client;
         final AtomicInteger handedOn = new AtomicInteger();
         volatile boolean closed;
+        /** The broker acknowledged this connection's subscription. */
+        volatile boolean subscribed;
 
         Link(int partition) {
             this.partition = partition;
@@ -175,11 +180,12 @@ class PartitionLinks implements PartitionOwner {
         /** Subscribes on every connection: a broker that lost the session lost its subscriptions too. */
         @Override
         public void connectComplete(boolean reconnect, String serverURI) {
+            subscribed = false;
             try {
                 client.subscribe(FILTERS, new int[] {1, 1, 1}, null, new IMqttActionListener() {
                     @Override
                     public void onSuccess(IMqttToken token) {
-                        // taking the partition's messages
+                        subscribed = true; // taking the partition's messages
                     }
 
                     @Override
@@ -240,8 +246,13 @@ class PartitionLinks implements PartitionOwner {
             }
         }
 
+        boolean taking() {
+            return subscribed && client.isConnected();
+        }
+
         @Override
         public void connectionLost(Throwable cause) {
+            subscribed = false;
             log.warn("partition {}'s session lost its connection: {}", partition, cause.toString());
         }
 

