@@ -14,4 +14,10 @@ class PlatformConfig {
     Clock clock() {
         return Clock.systemUTC();
     }
+
+    /** PostgreSQL or H2: which of a few statements' two forms to take (see {@link SqlDialect}). */
+    @Bean
+    SqlDialect sqlDialect(javax.sql.DataSource dataSource) {
+        return SqlDialect.of(dataSource);
+    }
 }

@@ -1,19 +1,15 @@
 package dev.ringzero.dispatch;
 
-import java.sql.DatabaseMetaData;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
-import javax.sql.DataSource;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ringzero.SqlDialect;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.jdbc.support.JdbcUtils;
-import org.springframework.jdbc.support.MetaDataAccessException;
 import org.springframework.stereotype.Component;
 
 /**
@@ -30,13 +26,13 @@ class Invocations {
 
     private final JdbcClient jdbc;
     private final ObjectMapper json;
-    /** The statement that records an answer, in this database's dialect (see {@link #answerStatement(String)}). */
+    /** The statement that records an answer, in this database's dialect (see {@link #answerStatement}). */
     private final String answerStatement;
 
-    Invocations(JdbcClient jdbc, ObjectMapper json, DataSource dataSource) {
+    Invocations(JdbcClient jdbc, ObjectMapper json, SqlDialect dialect) {
         this.jdbc = jdbc;
         this.json = json;
-        this.answerStatement = answerStatement(databaseProduct(dataSource));
+        this.answerStatement = answerStatement(dialect);
     }
 
     void insert(String invocationId, String ownerId, String gadgetId, String command, String params, String origin,
@@ -106,26 +102,17 @@ class Invocations {
         };
     }
 
-    private static String databaseProduct(DataSource dataSource) {
-        try {
-            return JdbcUtils.extractDatabaseMetaData(dataSource, DatabaseMetaData::getDatabaseProductName);
-        } catch (MetaDataAccessException e) {
-            throw new IllegalStateException("cannot tell which database records answers", e);
-        }
-    }
-
     /**
-     * The update that records an answer and returns the invocation's run, in the dialect of
-     * {@code databaseProduct}: PostgreSQL says {@code returning}; H2, which has no returning clause,
-     * reads the updated row as a "final table".
+     * The update that records an answer and returns the invocation's run, in {@code dialect}:
+     * PostgreSQL says {@code returning}; H2, which has no returning clause, reads the updated row as
+     * a "final table".
      */
-    static String answerStatement(String databaseProduct) {
+    static String answerStatement(SqlDialect dialect) {
         String update = "update rz_invocation set outcome = ?, error_code = ?, result = ?, answered_at = ? "
                 + "where id = ? and gadget_id = ? and outcome = 'sent'";
-        return switch (databaseProduct) {
-            case "PostgreSQL" -> update + " returning run_id";
-            case "H2" -> "select run_id from final table (" + update + ")";
-            default -> throw new IllegalStateException("RingZero runs on PostgreSQL or H2, not " + databaseProduct);
+        return switch (dialect) {
+            case POSTGRESQL -> update + " returning run_id";
+            case H2 -> "select run_id from final table (" + update + ")";
         };
     }
 

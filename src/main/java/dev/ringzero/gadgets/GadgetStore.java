@@ -62,15 +62,29 @@ public class GadgetStore {
         if (cached != null && now - cached.until() < 0) {
             return Optional.of(cached.pairing());
         }
-        Optional<Pairing> pairing = read(id).filter(Row::paired).map(row -> new Pairing(row.id(), row.ownerId()));
-        pairing.ifPresentOrElse(found -> pairings.put(id, new CachedPairing(found, now + pairingTtlNanos)),
+        return remembered(id, read(id), now);
+    }
+
+    /** The pairing {@code row} says, remembered for the TTL from {@code readAt} (forgotten if none). */
+    private Optional<Pairing> remembered(String id, Optional<Row> row, long readAt) {
+        Optional<Pairing> pairing = row.filter(Row::paired).map(found -> new Pairing(found.id(), found.ownerId()));
+        pairing.ifPresentOrElse(found -> pairings.put(id, new CachedPairing(found, readAt + pairingTtlNanos)),
                 () -> pairings.remove(id));
         return pairing;
     }
 
-    /** Read once per transaction: a run asks about its gadget at admission, at dispatch and after. */
+    /**
+     * Read once per transaction: a run asks about its gadget at admission, at dispatch and after.
+     * The row read is as fresh as the link's own read would be, so it renews the pairing the link
+     * remembers: a gadget its agents command never costs the link a read of its own.
+     */
     public Optional<Row> find(String id) {
-        return reads.get(key(id), () -> read(id));
+        return reads.get(key(id), () -> {
+            long now = System.nanoTime();
+            Optional<Row> row = read(id);
+            remembered(id, row, now);
+            return row;
+        });
     }
 
     private Optional<Row> read(String id) {

@@ -61,11 +61,16 @@ public class Audit {
     /** Appends one disposition; for callers outside the desk (a refused run action, say). */
     public void append(String ownerId, String agentId, String runId, String gateId, String intent,
             Disposition disposition, String actor, String ruleId, String detail) {
-        jdbc.sql("insert into rz_audit(at, owner_id, agent_id, run_id, gate_id, intent, disposition, actor, rule_id, "
-                        + "detail) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-                .params(Timestamp.from(clock.instant()), ownerId, agentId, runId, gateId, intent, disposition.wire(),
-                        actor == null ? "system" : actor, ruleId, detail)
-                .update();
+        row(ownerId, agentId, runId, gateId, intent, disposition, actor, ruleId, detail).append(jdbc);
+    }
+
+    /** One disposition as a row to append, alone or with a journal line (see {@link LogRows}). */
+    LogRows.Row row(String ownerId, String agentId, String runId, String gateId, String intent,
+            Disposition disposition, String actor, String ruleId, String detail) {
+        return new LogRows.Row("insert into rz_audit(at, owner_id, agent_id, run_id, gate_id, intent, disposition, "
+                + "actor, rule_id, detail) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", Timestamp.from(clock.instant()),
+                ownerId, agentId, runId, gateId, intent, disposition.wire(), actor == null ? "system" : actor, ruleId,
+                detail);
     }
 
     /** A gate's whole story, in order. */

@@ -42,14 +42,22 @@ public class Journal {
 
     public void append(String agentId, String ownerId, Actor actor, String kind, String gateId, String runId,
             String text, String data) {
+        row(agentId, ownerId, actor, kind, gateId, runId, text, data).ifPresent(row -> row.append(jdbc));
+    }
+
+    /**
+     * One line as a row to append, alone or with an audit entry (see {@link LogRows}); none for
+     * no agent: the owner's own direct gates belong to no agent's timeline.
+     */
+    java.util.Optional<LogRows.Row> row(String agentId, String ownerId, Actor actor, String kind, String gateId,
+            String runId, String text, String data) {
         if (agentId == null) {
-            return; // the owner's own direct gates belong to no agent's timeline
+            return java.util.Optional.empty();
         }
-        jdbc.sql("insert into rz_journal(agent_id, owner_id, at, actor, kind, gate_id, run_id, text, data) "
-                        + "values (?, ?, ?, ?, ?, ?, ?, ?, ?)")
-                .params(agentId, ownerId, Timestamp.from(clock.instant()), actor.wire(), kind, gateId, runId,
-                        text.length() > 2000 ? text.substring(0, 2000) : text, data)
-                .update();
+        return java.util.Optional.of(new LogRows.Row("insert into rz_journal(agent_id, owner_id, at, actor, kind, "
+                + "gate_id, run_id, text, data) values (?, ?, ?, ?, ?, ?, ?, ?, ?)", agentId, ownerId,
+                Timestamp.from(clock.instant()), actor.wire(), kind, gateId, runId,
+                text.length() > 2000 ? text.substring(0, 2000) : text, data));
     }
 
     /** A run's own note on its agent's timeline. */

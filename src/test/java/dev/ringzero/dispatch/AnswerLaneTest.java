@@ -104,7 +104,7 @@ class AnswerLaneTest {
         };
         List<Runnable> later = new ArrayList<>();
         AnswerLane underTest = new AnswerLane(new Invocations(JdbcClient.create(refusing), fixture.json,
-                fixture.dataSource), fixture.awaited, fixture.movers, List.of((invocationId, runId, outcome) ->
+                dev.ringzero.SqlDialect.H2), fixture.awaited, fixture.movers, List.of((invocationId, runId, outcome) ->
                 told.add(invocationId + ":" + outcome.status())), List.of((invocationId, runId, outcome) ->
                 woken.add(runId + ":" + outcome.status())), batches, 8, fixture.clock, scheduler(later), Runnable::run);
         AtomicInteger acknowledged = new AtomicInteger();

@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.ringzero.SqlDialect;
 import dev.ringzero.support.RealServices;
 import org.junit.jupiter.api.Test;
 
@@ -48,7 +49,8 @@ class AnswerStatementTest {
             statement.execute("insert into rz_invocation(id, gadget_id, run_id, outcome) values "
                     + "('inv-run', 'desk-1', 'run-1', 'sent'), ('inv-direct', 'desk-1', null, 'sent')");
         }
-        String sql = Invocations.answerStatement(connection.getMetaData().getDatabaseProductName());
+        String sql = Invocations.answerStatement(
+                "H2".equals(connection.getMetaData().getDatabaseProductName()) ? SqlDialect.H2 : SqlDialect.POSTGRESQL);
 
         assertThat(answer(connection, sql, "inv-run", "desk-9", "completed")).as("another gadget's answer").isEmpty();
         assertThat(answer(connection, sql, "inv-run", "desk-1", "completed")).containsExactly("run-1");

@@ -70,7 +70,7 @@ final class DispatchFixture {
                 + "origin varchar(32) not null, run_id varchar(36), outcome varchar(16) not null, "
                 + "error_code varchar(64), result text, sent_at timestamp with time zone not null, "
                 + "deadline timestamp with time zone not null, answered_at timestamp with time zone)").update();
-        invocations = new Invocations(jdbc, json, dataSource);
+        invocations = new Invocations(jdbc, json, dev.ringzero.SqlDialect.H2);
         awaited = new AwaitedAnswers(false, invocations);
         PolicyFacts facts = new PolicyFacts() {
             @Override

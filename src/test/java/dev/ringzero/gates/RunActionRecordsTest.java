@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 class RunActionRecordsTest {
 
     private final DeskFixture desk = new DeskFixture();
-    private final RunActionRecords underTest = new RunActionRecords(desk.audit, desk.journal);
+    private final RunActionRecords underTest = new RunActionRecords(desk.audit, desk.journal,
+            new LogRows(desk.jdbc, dev.ringzero.SqlDialect.H2));
 
     private List<Audit.Entry> audited() {
         return desk.audit.ofOwner(desk.owner, 10);

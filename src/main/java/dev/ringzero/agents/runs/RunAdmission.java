@@ -44,11 +44,11 @@ final class RunAdmission {
         AgentSpec spec = agents.spec(request.agentId(), request.revision());
         Subject.AgentRun subject = new Subject.AgentRun(request.ownerId(), request.agentId(), request.revision(),
                 request.runId());
-        Verdict verdict = kernel.admitRun(subject, KernelBudgets.of(spec), runs.usage(request.agentId(), now),
-                request.proactive(), now);
+        RunStore.Standing standing = runs.standing(request.agentId(), now);
+        Verdict verdict = kernel.admitRun(subject, KernelBudgets.of(spec), standing.usage(), request.proactive(), now);
         AgentRuns.Admission admission = spec.kind() == AgentSpec.Kind.LLM && verdict instanceof Verdict.Allow
                 && !modelConfigured.getAsBoolean() ? AdmissionPolicy.unconfigured()
-                : AdmissionPolicy.decide(verdict, spec, () -> runs.active(request.agentId()), now);
+                : AdmissionPolicy.decide(verdict, spec, () -> slotHolders(spec, standing), now);
         // the row is written once, as admission leaves it (an admitted run recorded running)
         runs.insert(new RunStore.Run(request.runId(), request.agentId(), request.ownerId(), request.revision(),
                 request.triggerKind(), request.triggerData(), request.eventId(), request.proactive(),
@@ -67,6 +67,17 @@ final class RunAdmission {
     }
 
     /**
+     * The agent's active runs that hold a slot for a run of {@code spec}: all of them, except that
+     * a run waits in the queue only behind runs that hand the turn on as they end (of a revision
+     * that queues, see {@link RunEnding#handsOn}); a run of an older revision that did not queue
+     * hands nothing on, so waiting behind it would be waiting forever.
+     */
+    private List<RunStore.Run> slotHolders(AgentSpec spec, RunStore.Standing standing) {
+        return spec.concurrency() != AgentSpec.Concurrency.QUEUED ? standing.active()
+                : standing.active().stream().filter(run -> RunEnding.handsOn(agents, run)).toList();
+    }
+
+    /**
      * A cooling run's timer fired (step {@code Task_AdmitAgain}): asks the kernel again, under the
      * agent's lock as {@link #admit} does, and moves the run on to what that decides. Another
      * trigger may have taken the slot the cooldown opened, so the run may cool again, still bound
@@ -81,9 +92,10 @@ final class RunAdmission {
         agents.lock(run.agentId());
         Instant now = clock.instant();
         AgentSpec spec = agents.spec(run.agentId(), run.revision());
+        RunStore.Standing standing = runs.standing(run.agentId(), now);
         Verdict verdict = kernel.admitRun(new Subject.AgentRun(run.ownerId(), run.agentId(), run.revision(), run.id()),
-                KernelBudgets.of(spec), runs.usage(run.agentId(), now), run.proactive(), now);
-        AgentRuns.Admission admission = AdmissionPolicy.decide(verdict, spec, () -> runs.active(run.agentId()),
+                KernelBudgets.of(spec), standing.usage(), run.proactive(), now);
+        AgentRuns.Admission admission = AdmissionPolicy.decide(verdict, spec, () -> slotHolders(spec, standing),
                 run.createdAt());
         // the row read above may predate the lock (and this transaction keeps what it read), so the
         // update itself decides: it takes only a run still cooling, and a fence that committed

@@ -28,16 +28,20 @@ final class RunEnding {
     }
 
     /**
-     * Ends the run with a status from its actions' outcomes, and hands the turn to the oldest
-     * queued run of the agent, if any (returned, so the engine can wake it).
+     * Ends the run with a status from its actions' outcomes, and, if its revision queues the
+     * agent's runs, hands the turn to the oldest queued run of the agent (returned, so the engine
+     * can wake it).
      */
     Optional<String> finish(String runId) {
         RunStore.Run run = runs.find(runId).orElseThrow();
-        // the agent's row lock, as admission takes it, before this run ends: a run admitted
-        // meanwhile either committed as queued before the read below (and gets the turn here) or
-        // sees this run ended (and starts). Without it both could miss the other, and that queued
-        // run and every one after it waited forever (the fault suite, after a restart's burst)
-        agents.lock(run.agentId());
+        boolean handsOn = handsOn(agents, run);
+        if (handsOn) {
+            // the agent's row lock, as admission takes it, before this run ends: a run admitted
+            // meanwhile either committed as queued before the read below (and gets the turn here) or
+            // sees this run ended (and starts). Without it both could miss the other, and that queued
+            // run and every one after it waited forever (the fault suite, after a restart's burst)
+            agents.lock(run.agentId());
+        }
         List<RunStore.Action> actions = runs.actions(runId);
         if (agents.spec(run.agentId(), run.revision()).kind() == AgentSpec.Kind.LLM) {
             // an llm run's actions are what its model asked for: a command the kernel refused was
@@ -45,22 +49,20 @@ final class RunEnding {
             actions = actions.stream().filter(action -> !"denied".equals(action.outcome())).toList();
         }
         runs.end(runId, statusOf(actions), null, clock.instant());
-        return mayHaveQueued(run) ? nextTurn(runs.active(run.agentId())) : Optional.empty();
+        return handsOn ? nextTurn(runs.active(run.agentId()).stream().filter(other -> handsOn(agents, other)).toList())
+                : Optional.empty();
     }
 
     /**
-     * Whether a run of the agent may wait for its turn now (asked under the agent's lock): only
-     * under the queued concurrency mode, the finishing run's or the agent's current revision's. A
-     * run is queued only by that mode; a revision, disable or delete fences the agent's queued
-     * runs in its own transaction, under this lock, and admission fences a run of an older
-     * revision. Any other agent's finish reads none of its runs again (the rules run's common case).
+     * Whether {@code run} hands the turn on as it ends: only a run of a revision that queues its
+     * agent's runs does. Admission queues a run only behind such runs ({@link RunAdmission}), so
+     * no queued run ever waits for one that will not hand on, and the answer is the revision's,
+     * which never changes: any other run's finish (the common rules run's) takes no lock and reads
+     * no other run. A run of an older revision that did not queue goes on beside the first run of
+     * a revision that does.
      */
-    private boolean mayHaveQueued(RunStore.Run run) {
-        if (agents.spec(run.agentId(), run.revision()).concurrency() == AgentSpec.Concurrency.QUEUED) {
-            return true;
-        }
-        return agents.stored(run.agentId()).map(agent -> agents.spec(agent.id(), agent.currentRevision()).concurrency()
-                == AgentSpec.Concurrency.QUEUED).orElse(false);
+    static boolean handsOn(RunAgents agents, RunStore.Run run) {
+        return agents.spec(run.agentId(), run.revision()).concurrency() == AgentSpec.Concurrency.QUEUED;
     }
 
     /** Succeeded when every action did its part (or there were none), failed when none did, else partially. */
@@ -71,8 +73,9 @@ final class RunEnding {
     }
 
     /**
-     * The queued run whose turn it is among an agent's active runs (oldest first): none while
-     * another run still goes (admitted before a revision to queued), since its finish hands on.
+     * The queued run whose turn it is among an agent's active runs that hand on (oldest first):
+     * none while another of them still goes (a queued run readmitted after its cooldown while
+     * this one ran), since its finish hands on.
      */
     static Optional<String> nextTurn(List<RunStore.Run> active) {
         if (active.stream().anyMatch(other -> other.status() != RunStatus.QUEUED)) {

@@ -50,14 +50,10 @@ final class RunSettlement {
      * sweep. Audited like an awaited one. False if nothing was settled here.
      */
     boolean settleUnawaited(String runId, String invocationId, AgentRuns.Answer answer) {
-        if (!runs.unawaitedEnded(runId, invocationId, answer.status(), answer.errorCode(), answer.result(),
-                clock.instant())) {
-            return false;
-        }
-        String command = runs.actions(runId).stream().filter(action -> invocationId.equals(action.invocationId()))
-                .map(RunStore.Action::command).findFirst().orElseThrow();
-        ended(runId, command, invocationId, answer.status());
-        return true;
+        Optional<RunStore.Action> settled = runs.unawaitedEnded(runId, invocationId, answer.status(),
+                answer.errorCode(), answer.result(), clock.instant());
+        settled.ifPresent(action -> ended(runId, action.command(), invocationId, answer.status()));
+        return settled.isPresent();
     }
 
     /** A sent command's outcome is recorded: audited as a command that ran without a human; the speaker hears of it. */

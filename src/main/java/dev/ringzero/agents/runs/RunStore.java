@@ -11,6 +11,7 @@ import java.util.Optional;
 
 import dev.ringzero.agents.RunRecords;
 import dev.ringzero.kernel.BudgetUsage;
+import dev.ringzero.SqlDialect;
 import dev.ringzero.TransactionReads;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -69,14 +70,25 @@ public class RunStore implements RunRecords {
 
     private static final String RUN_COLUMNS = "id, agent_id, owner_id, revision, trigger_kind, trigger_data, event_id, "
             + "proactive, status, reason, created_at, started_at, ended_at";
+    private static final String ACTION_COLUMNS = "idx, gadget_id, command, params, verdict, outcome, error_code, "
+            + "invocation_id, result, started_at, ended_at";
+    /** What settling a detached action returns on PostgreSQL: the action's row, then its run's. */
+    /** The statuses of a run that holds one of its agent's concurrency slots. */
+    private static final String HOLDING_A_SLOT = "('admitted', 'queued', 'running')";
+    /** {@link #RUN_COLUMNS} of {@code rz_run r} in a join. */
+    private static final String R_RUN_COLUMNS = RUN_COLUMNS.replaceAll("(\\w+)", "r.$1");
+    private static final String SETTLED_WITH_RUN = " returning " + ACTION_COLUMNS.replaceAll("(\\w+)", "a.$1") + ", "
+            + R_RUN_COLUMNS;
 
     private final JdbcClient jdbc;
     /** A run's row and actions are read once per transaction (a run reads them at every step). */
     private final TransactionReads reads;
+    private final SqlDialect dialect;
 
-    RunStore(JdbcClient jdbc, TransactionReads reads) {
+    RunStore(JdbcClient jdbc, TransactionReads reads, SqlDialect dialect) {
         this.jdbc = jdbc;
         this.reads = reads;
+        this.dialect = dialect;
     }
 
     void insert(Run run, boolean counted) {
@@ -98,7 +110,12 @@ public class RunStore implements RunRecords {
      */
     private void countIn(String agentId, Instant at) {
         Timestamp minute = ts(at.truncatedTo(ChronoUnit.MINUTES));
-        if (jdbc.sql("update rz_budget_minute set runs = runs + 1 where agent_id = ? and starts_at = ?")
+        if (dialect == SqlDialect.POSTGRESQL) {
+            // one statement, where the agent's first run of a minute took two
+            jdbc.sql("insert into rz_budget_minute(agent_id, starts_at, runs) values (?, ?, 1) "
+                    + "on conflict (agent_id, starts_at) do update set runs = rz_budget_minute.runs + 1")
+                    .params(agentId, minute).update();
+        } else if (jdbc.sql("update rz_budget_minute set runs = runs + 1 where agent_id = ? and starts_at = ?")
                 .params(agentId, minute).update() == 0) {
             jdbc.sql("insert into rz_budget_minute(agent_id, starts_at, runs) values (?, ?, 1)").params(agentId, minute)
                     .update();
@@ -178,8 +195,8 @@ public class RunStore implements RunRecords {
     }
 
     List<Run> active(String agentId) {
-        return jdbc.sql("select " + RUN_COLUMNS + " from rz_run where agent_id = ? "
-                        + "and status in ('admitted', 'queued', 'running') order by created_at")
+        return jdbc.sql("select " + RUN_COLUMNS + " from rz_run where agent_id = ? and status in " + HOLDING_A_SLOT
+                        + " order by created_at")
                 .param(agentId).query(RunStore::map).list();
     }
 
@@ -200,14 +217,41 @@ public class RunStore implements RunRecords {
      */
     @Override
     public BudgetUsage usage(String agentId, Instant now) {
-        Timestamp window = ts(now.minus(Duration.ofMinutes(61)));
-        return jdbc.sql("select coalesce(sum(runs), 0), min(starts_at), (select max(counted_at) from rz_run "
-                        + "where agent_id = ? and counted) from rz_budget_minute where agent_id = ? and starts_at > ?")
-                .params(agentId, agentId, window)
-                .query((rs, n) -> new BudgetUsage(rs.getInt(1), Optional.ofNullable(instant(rs.getTimestamp(2)))
-                        .map(minute -> minute.plus(Duration.ofMinutes(1))),
-                        Optional.ofNullable(instant(rs.getTimestamp(3)))))
-                .single();
+        return jdbc.sql("select " + USAGE_COLUMNS + " from " + USAGE_FROM).params(agentId, agentId, budgetWindow(now))
+                .query((rs, n) -> usage(rs)).single();
+    }
+
+    /** What admission reads of an agent: its budget usage and, oldest first, its runs holding a slot. */
+    record Standing(BudgetUsage usage, List<Run> active) {
+    }
+
+    /**
+     * The agent's {@link #usage} and {@link #active} runs in one statement (a row per active run,
+     * the usage repeated; one row of usage alone when none is active): admission asks both of
+     * every run it admits.
+     */
+    Standing standing(String agentId, Instant now) {
+        List<Standing> rows = jdbc.sql("select u.*, " + R_RUN_COLUMNS + " from ("
+                        + "select " + USAGE_COLUMNS + " from " + USAGE_FROM + ") u left join rz_run r "
+                        + "on r.agent_id = ? and r.status in " + HOLDING_A_SLOT + " order by r.created_at")
+                .params(agentId, agentId, budgetWindow(now), agentId)
+                .query((rs, n) -> new Standing(usage(rs), rs.getString(4) == null ? List.of() : List.of(run(rs, 3))))
+                .list();
+        return new Standing(rows.get(0).usage(), rows.stream().flatMap(row -> row.active().stream()).toList());
+    }
+
+    /** The usage's statement: the window's counted runs, its first minute, the last admission. */
+    private static final String USAGE_COLUMNS = "coalesce(sum(runs), 0) as runs, min(starts_at) as first_minute, "
+            + "(select max(counted_at) from rz_run where agent_id = ? and counted) as last_counted";
+    private static final String USAGE_FROM = "rz_budget_minute where agent_id = ? and starts_at > ?";
+
+    private static Timestamp budgetWindow(Instant now) {
+        return ts(now.minus(Duration.ofMinutes(61)));
+    }
+
+    private static BudgetUsage usage(ResultSet rs) throws SQLException {
+        return new BudgetUsage(rs.getInt(1), Optional.ofNullable(instant(rs.getTimestamp(2)))
+                .map(minute -> minute.plus(Duration.ofMinutes(1))), Optional.ofNullable(instant(rs.getTimestamp(3))));
     }
 
     int pruneBudgetMinutes(Instant olderThan) {
@@ -267,16 +311,36 @@ public class RunStore implements RunRecords {
     /**
      * Settles the detached action sent as {@code invocationId} with its answer (or {@code unknown}),
      * if it is still unsettled: the one conditional update decides between an answer and the
-     * deadline sweep, and between two nodes' sweeps. False if it was not detached or is settled.
+     * deadline sweep, and between two nodes' sweeps. Returns the action as settled, or empty if it
+     * was not detached or is settled already.
+     *
+     * <p>The run's finish reads the run and its actions next. On PostgreSQL the update returns the
+     * run's row with the action's; and a detached action is its run's last, so one of index 0 is
+     * its run's only action: for the common one-command run, nothing is read again.
      */
-    boolean unawaitedEnded(String runId, String invocationId, String outcome, String errorCode,
+    Optional<Action> unawaitedEnded(String runId, String invocationId, String outcome, String errorCode,
             String result, Instant at) {
-        boolean ended = jdbc.sql("update rz_run_action set outcome = ?, error_code = ?, result = ?, "
-                        + "ended_at = ?, answer_by = null where run_id = ? and invocation_id = ? "
-                        + "and answer_by is not null and outcome is null")
-                .params(outcome, errorCode, result, ts(at), runId, invocationId).update() == 1;
-        reads.forget(actionsKey(runId));
-        return ended;
+        String update = "update rz_run_action a set outcome = ?, error_code = ?, result = ?, ended_at = ?, "
+                + "answer_by = null";
+        String where = "a.run_id = ? and a.invocation_id = ? and a.answer_by is not null and a.outcome is null";
+        Object[] params = {outcome, errorCode, result, ts(at), runId, invocationId};
+        Optional<Action> settled = switch (dialect) {
+            case POSTGRESQL -> jdbc.sql(update + " from rz_run r where " + where + " and r.id = a.run_id"
+                            + SETTLED_WITH_RUN)
+                    .params(params).query((rs, n) -> {
+                        Action action = action(rs);
+                        reads.put(runKey(runId), Optional.of(run(rs, 11)));
+                        return action;
+                    }).optional();
+            case H2 -> jdbc.sql("select " + ACTION_COLUMNS + " from final table (" + update + " where " + where + ")")
+                    .params(params).query((rs, n) -> action(rs)).optional();
+        };
+        if (settled.isPresent() && settled.get().index() == 0) {
+            reads.put(actionsKey(runId), List.of(settled.get()));
+        } else {
+            reads.forget(actionsKey(runId));
+        }
+        return settled;
     }
 
     /** Detached actions whose answer is overdue at {@code now}, oldest first. */
@@ -305,13 +369,16 @@ public class RunStore implements RunRecords {
     }
 
     public List<Action> actions(String runId) {
-        return reads.get(actionsKey(runId), () -> List.copyOf(jdbc.sql("select idx, gadget_id, command, params, verdict, outcome, error_code, invocation_id, result, "
-                        + "started_at, ended_at from rz_run_action where run_id = ? order by idx")
-                .param(runId)
-                .query((rs, n) -> new Action(rs.getInt(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                        rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9),
-                        instant(rs.getTimestamp(10)), instant(rs.getTimestamp(11))))
-                .list()));
+        return reads.get(actionsKey(runId), () -> List.copyOf(jdbc.sql("select " + ACTION_COLUMNS
+                        + " from rz_run_action where run_id = ? order by idx")
+                .param(runId).query((rs, n) -> action(rs)).list()));
+    }
+
+    /** An action's row, {@link #ACTION_COLUMNS} in that order from the first. */
+    private static Action action(ResultSet rs) throws SQLException {
+        return new Action(rs.getInt(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+                rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9), instant(rs.getTimestamp(10)),
+                instant(rs.getTimestamp(11)));
     }
 
     private static String runKey(String runId) {
@@ -414,6 +481,15 @@ public class RunStore implements RunRecords {
     private static Decision decision(ResultSet rs, int n) throws SQLException {
         return new Decision(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
                 rs.getString(6), instant(rs.getTimestamp(7)));
+    }
+
+    /** A run's row, {@link #RUN_COLUMNS} in that order from column {@code from} + 1. */
+    private static Run run(ResultSet rs, int from) throws SQLException {
+        return new Run(rs.getString(from + 1), rs.getString(from + 2), rs.getString(from + 3), rs.getInt(from + 4),
+                rs.getString(from + 5), rs.getString(from + 6), rs.getString(from + 7), rs.getBoolean(from + 8),
+                RunStatus.fromWire(rs.getString(from + 9)), rs.getString(from + 10),
+                instant(rs.getTimestamp(from + 11)), instant(rs.getTimestamp(from + 12)),
+                instant(rs.getTimestamp(from + 13)));
     }
 
     private static Run map(ResultSet rs, int n) throws SQLException {

@@ -23,6 +23,7 @@ class RunAdmissionTest {
     private final RunStore runs = RunFixtures.store();
     private final RunFixtures.FakeAgents agents = new RunFixtures.FakeAgents().with(AGENT, spec());
     private boolean enabled = true;
+    private int currentRevision = 1;
     private final PolicyFacts facts = new PolicyFacts() {
         @Override
         public Optional<dev.ringzero.kernel.GadgetFacts> gadget(String gadgetId) {
@@ -31,7 +32,8 @@ class RunAdmissionTest {
 
         @Override
         public Optional<AgentFacts> agent(String agentId) {
-            return Optional.of(new AgentFacts(agentId, OWNER, enabled, 1, Set.of(), Set.of(), Set.of(), false));
+            return Optional.of(new AgentFacts(agentId, OWNER, enabled, currentRevision, Set.of(), Set.of(), Set.of(),
+                    false));
         }
     };
     private boolean modelConfigured = true;
@@ -109,6 +111,22 @@ class RunAdmissionTest {
         assertThat(run.startedAt()).isNull();
         assertThat(run.endedAt()).isNull();
         assertThat(runs.usage(AGENT, T0).runsInLastHour()).isEqualTo(2);
+    }
+
+    @Test
+    void aQueuedRunWaitsOnlyBehindRunsThatHandTheTurnOn() {
+        underTest.admit(request("r1", "gadget.event")); // revision 1, single: its finish hands nothing on
+        agents.revised(AGENT, 2, spec(Concurrency.QUEUED, 1, 30));
+        currentRevision = 2;
+
+        AgentRuns.Admission second = underTest.admit(new RunRequest("r2", AGENT, OWNER, 2, "gadget.event", "{}",
+                "event-r2", true));
+        AgentRuns.Admission third = underTest.admit(new RunRequest("r3", AGENT, OWNER, 2, "gadget.event", "{}",
+                "event-r3", true));
+
+        assertThat(second.status()).as("not behind r1, which would never hand it the turn")
+                .isEqualTo(RunStatus.ADMITTED);
+        assertThat(third.status()).as("behind r2, which will").isEqualTo(RunStatus.QUEUED);
     }
 
     @Test

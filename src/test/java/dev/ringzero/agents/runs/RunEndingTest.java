@@ -60,15 +60,32 @@ class RunEndingTest {
     }
 
     @Test
-    void aRunOfAnOlderRevisionHandsTheTurnToAQueuedRunOfTheCurrentOne() {
+    void aRunOfARevisionThatDidNotQueueHandsNothingOnAndTakesNoLock() {
         RunFixtures.FakeAgents revisedToQueued = new RunFixtures.FakeAgents().with(AGENT, RunFixtures.spec())
                 .revised(AGENT, 2, RunFixtures.spec(AgentSpec.Concurrency.QUEUED, 1, 30));
         runningWithActions(runs, "r1", T0, "display.show_text"); // revision 1, single, still going
         runs.actionEnded("r1", 0, "allow", "completed", null, null, T0);
+        // not what admission does now (it queues nothing behind r1), but a queued run it might find
         runs.insert(new RunStore.Run("r2", AGENT, RunFixtures.OWNER, 2, "gadget.event", "{}", "event-r2", true,
                 RunStatus.QUEUED, null, T0.plusSeconds(1), null, null), true);
 
+        assertThat(new RunEnding(runs, revisedToQueued, clock).finish("r1")).isEmpty();
+        assertThat(runs.find("r1").orElseThrow().status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(revisedToQueued.locked).as("no lock: the common rules run's finish").isEmpty();
+    }
+
+    @Test
+    void aQueuedRunGetsItsTurnWhileARunOfAnOlderRevisionThatDidNotQueueStillGoes() {
+        RunFixtures.FakeAgents revisedToQueued = new RunFixtures.FakeAgents().with(AGENT, RunFixtures.spec())
+                .revised(AGENT, 2, RunFixtures.spec(AgentSpec.Concurrency.QUEUED, 1, 30));
+        insertRun(runs, "r0", RunStatus.RUNNING, T0); // revision 1: hands nothing on
+        runs.insert(new RunStore.Run("r1", AGENT, RunFixtures.OWNER, 2, "gadget.event", "{}", "event-r1", true,
+                RunStatus.RUNNING, null, T0.plusSeconds(1), T0.plusSeconds(1), null), true);
+        runs.insert(new RunStore.Run("r2", AGENT, RunFixtures.OWNER, 2, "gadget.event", "{}", "event-r2", true,
+                RunStatus.QUEUED, null, T0.plusSeconds(2), null, null), true);
+
         assertThat(new RunEnding(runs, revisedToQueued, clock).finish("r1")).contains("r2");
+        assertThat(revisedToQueued.locked).containsExactly(AGENT);
     }
 
     @Test

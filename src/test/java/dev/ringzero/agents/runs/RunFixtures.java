@@ -52,7 +52,7 @@ final class RunFixtures {
                 throw new IllegalStateException(e);
             }
         }
-        return new RunStore(JdbcClient.create(dataSource), new TransactionReads(dataSource));
+        return new RunStore(JdbcClient.create(dataSource), new TransactionReads(dataSource), dev.ringzero.SqlDialect.of(dataSource));
     }
 
     static AgentSpec.Action action(String command, Map<String, Object> params) {

@@ -60,4 +60,40 @@ class RunStoreReadsTest extends PlatformTest {
         assertThat(seenActions.get()).extracting(RunStore.Action::outcome).containsExactly("completed", "denied");
         assertThat(seenActions.get().get(0).invocationId()).isEqualTo("inv-0");
     }
+
+    @Test
+    void settlingADetachedCommandLeavesItsTransactionSeeingWhatTheDatabaseHolds() {
+        for (int actions = 1; actions <= 2; actions++) {
+            String runId = UUID.randomUUID().toString();
+            new TransactionTemplate(transactionManager).executeWithoutResult(status -> {
+                runs.insert(new RunStore.Run(runId, UUID.randomUUID().toString(), "owner-1", 1, "gadget.event", "{}",
+                        "event-1", true, RunStatus.RUNNING, null, created, created, null), true);
+            });
+            int last = actions - 1;
+            List<RunStore.NewAction> planned = java.util.stream.IntStream.range(0, actions).mapToObj(n ->
+                    new RunStore.NewAction("desk-1", "speaker.say", "{\"text\":\"" + n + "\"}")).toList();
+            new TransactionTemplate(transactionManager).executeWithoutResult(status -> {
+                runs.insertActions(runId, planned, started);
+                for (int n = 0; n < last; n++) {
+                    runs.actionSent(runId, n, "inv-" + n, null);
+                    runs.actionEnded(runId, n, "allow", "completed", null, null, started);
+                }
+                runs.actionSent(runId, last, "inv-" + last, ended.plusSeconds(10)); // detached
+            });
+            AtomicReference<RunStore.Run> seenRun = new AtomicReference<>();
+            AtomicReference<List<RunStore.Action>> seenActions = new AtomicReference<>();
+            new TransactionTemplate(transactionManager).executeWithoutResult(status -> {
+                assertThat(runs.unawaitedEnded(runId, "inv-" + last, "completed", null, "{\"ok\":true}", ended))
+                        .hasValueSatisfying(action -> assertThat(action.index()).isEqualTo(last));
+                seenRun.set(runs.find(runId).orElseThrow());
+                seenActions.set(runs.actions(runId));
+                assertThat(runs.unawaitedEnded(runId, "inv-" + last, "unknown", null, null, ended))
+                        .as("settled already").isEmpty();
+            });
+
+            assertThat(seenRun.get()).isEqualTo(runs.find(runId).orElseThrow());
+            assertThat(seenActions.get()).as("%d action(s)", actions).isEqualTo(runs.actions(runId)).hasSize(actions);
+            assertThat(seenActions.get().get(last).outcome()).isEqualTo("completed");
+        }
+    }
 }
