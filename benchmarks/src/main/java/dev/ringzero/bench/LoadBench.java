@@ -553,16 +553,24 @@ public final class LoadBench {
         cost.put("platform_cores", round((to.platform() - from.platform()) / wall));
         cost.put("postgres_cpu_ms_per_turn", round((to.postgres() - from.postgres()) * 1000 / turns));
         ObjectNode tables = cost.putObject("rows_inserted_by_table_per_turn");
+        ObjectNode byQuery = Rest.JSON.createObjectNode();
         dbTo.forEach((key, after) -> {
             double perTurn = round((after - dbFrom.getOrDefault(key, 0L)) / turns);
             if (key.startsWith("table.")) {
                 if (perTurn >= 0.05) {
                     tables.put(key.substring(6), perTurn);
                 }
-            } else if (!key.startsWith("statement.")) {
+            } else if (key.startsWith("statement.")) {
+                if (perTurn >= 0.05) {
+                    byQuery.put(key.substring(10), perTurn);
+                }
+            } else {
                 cost.put(key + "_per_turn", perTurn);
             }
         });
+        if (!byQuery.isEmpty()) {
+            cost.set("statements_by_query_per_turn", byQuery); // where a turn's statements go
+        }
         log("a turn: platform %.2f ms CPU (%.2f above idle), PostgreSQL %.2f ms, %.1f commits", cost.path(
                 "platform_cpu_ms_per_turn").asDouble(), cost.path("platform_cpu_ms_per_turn_above_idle").asDouble(),
                 cost.path("postgres_cpu_ms_per_turn").asDouble(), cost.path("commits_per_turn").asDouble());
