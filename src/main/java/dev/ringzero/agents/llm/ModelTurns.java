@@ -130,10 +130,11 @@ final class ModelTurns {
             return;
         }
         ModelReply.Answered answered = (ModelReply.Answered) reply;
-        boolean recorded = transactions.execute(status -> store.replied(runId, turn, answered, latencyMs,
-                clock.instant()));
-        if (recorded) {
-            handle(runId, turn);
+        // the reply is recorded, and what handling it needs is read, in one transaction
+        Replied replied = transactions.execute(status -> store.replied(runId, turn, answered, latencyMs,
+                clock.instant()) ? replied(runId, turn) : null);
+        if (replied != null) {
+            handle(runId, turn, replied);
         }
     }
 
@@ -165,15 +166,24 @@ final class ModelTurns {
         return Conversation.of(context, turns, store.calls(run.id()), runs.actions(run.id()), json);
     }
 
-    /** Hands every unhandled call of a replied turn to ring 0, then marks the turn ready and wakes the run. */
+    /** A replied turn found again after a restart: read, then handled as {@link #ask} handles a reply. */
     private void handle(String runId, int turn) {
-        // read in one transaction, not one each; the calls are handled outside it (a platform tool
-        // may fetch the owner's calendar over HTTP, which must hold no connection)
-        Replied replied = transactions.execute(status -> {
-            RunStore.Run found = runs.find(runId).orElseThrow();
-            return new Replied(found, agents.spec(found.agentId(), found.revision()),
-                    store.turn(runId, turn).map(SessionStore.Turn::replyText).orElse(""), store.calls(runId));
-        });
+        handle(runId, turn, transactions.execute(status -> replied(runId, turn)));
+    }
+
+    /** What handling a replied turn needs, read in the caller's transaction. */
+    private Replied replied(String runId, int turn) {
+        RunStore.Run found = runs.find(runId).orElseThrow();
+        return new Replied(found, agents.spec(found.agentId(), found.revision()),
+                store.turn(runId, turn).map(SessionStore.Turn::replyText).orElse(""), store.calls(runId));
+    }
+
+    /**
+     * Hands every unhandled call of a replied turn to ring 0, then marks the turn ready and wakes
+     * the run. The calls are handled outside the transaction that read them (a platform tool may
+     * fetch the owner's calendar over HTTP, which must hold no connection).
+     */
+    private void handle(String runId, int turn, Replied replied) {
         RunStore.Run run = replied.run();
         AgentSpec spec = replied.spec();
         Subject.AgentRun subject = new Subject.AgentRun(run.ownerId(), run.agentId(), run.revision(), run.id());

@@ -60,39 +60,64 @@ class SessionStore {
             + "action_idx, result, done";
 
     private final JdbcClient jdbc;
+    /**
+     * A run's turns and tool calls are read once per transaction until one of them is written
+     * (deciding whether the run wants a turn and asking it read both twice, each time anew).
+     */
+    private final dev.ringzero.TransactionReads reads;
 
     /** This node's name: a turn is played by the node that asked it, and resumed by it or for a dead one. */
     private final String node;
     /** How long a node of a cluster counts as alive after its last renewal ({@code rz_cluster_node}). */
     private final java.time.Duration liveFor;
 
-    SessionStore(JdbcClient jdbc, @org.springframework.beans.factory.annotation.Value("${ringzero.mqtt.node-id:1}")
-            String node, @org.springframework.beans.factory.annotation.Value("${ringzero.cluster.lease-ttl:PT6S}")
+    SessionStore(JdbcClient jdbc, dev.ringzero.TransactionReads reads,
+            @org.springframework.beans.factory.annotation.Value("${ringzero.mqtt.node-id:1}") String node,
+            @org.springframework.beans.factory.annotation.Value("${ringzero.cluster.lease-ttl:PT6S}")
             java.time.Duration liveFor) {
         this.jdbc = jdbc;
+        this.reads = reads;
         this.node = node;
         this.liveFor = liveFor;
     }
 
     void asked(String runId, int turn, String ownerId, Instant at) {
+        wroteTurns(runId);
         jdbc.sql("insert into rz_llm_turn(run_id, turn, owner_id, status, asked_at, node_id) "
                         + "values (?, ?, ?, 'asked', ?, ?)")
                 .params(runId, turn, ownerId, ts(at), node).update();
     }
 
     List<Turn> turns(String runId) {
-        return jdbc.sql("select " + TURN_COLUMNS + " from rz_llm_turn where run_id = ? order by turn")
-                .param(runId).query(SessionStore::turn).list();
+        return reads.get(turnsKey(runId), () -> List.copyOf(jdbc.sql("select " + TURN_COLUMNS
+                + " from rz_llm_turn where run_id = ? order by turn").param(runId).query(SessionStore::turn).list()));
     }
 
     Optional<Turn> turn(String runId, int turn) {
-        return jdbc.sql("select " + TURN_COLUMNS + " from rz_llm_turn where run_id = ? and turn = ?")
-                .params(runId, turn).query(SessionStore::turn).optional();
+        return turns(runId).stream().filter(recorded -> recorded.turn() == turn).findFirst();
     }
 
     List<Call> calls(String runId) {
-        return jdbc.sql("select " + CALL_COLUMNS + " from rz_llm_tool_call where run_id = ? order by turn, seq")
-                .param(runId).query(SessionStore::call).list();
+        return reads.get(callsKey(runId), () -> List.copyOf(jdbc.sql("select " + CALL_COLUMNS
+                + " from rz_llm_tool_call where run_id = ? order by turn, seq").param(runId).query(SessionStore::call)
+                .list()));
+    }
+
+    /** What this transaction read of a run's turns or calls is read again after a write of them. */
+    private void wroteTurns(String runId) {
+        reads.forget(turnsKey(runId));
+    }
+
+    private void wroteCalls(String runId) {
+        reads.forget(callsKey(runId));
+    }
+
+    private static String turnsKey(String runId) {
+        return "rz_llm_turn:" + runId;
+    }
+
+    private static String callsKey(String runId) {
+        return "rz_llm_tool_call:" + runId;
     }
 
     /**
@@ -100,6 +125,8 @@ class SessionStore {
      * turn ended meanwhile (its tokens are still counted: they were spent).
      */
     boolean replied(String runId, int turn, ModelReply.Answered reply, int latencyMs, Instant at) {
+        wroteTurns(runId);
+        wroteCalls(runId);
         int moved = jdbc.sql("update rz_llm_turn set status = 'replied', replied_at = ?, tokens_in = ?, tokens_out = ?, "
                         + "latency_ms = ?, reply_text = ? where run_id = ? and turn = ? and status = 'asked'")
                 .params(ts(at), reply.tokensIn(), reply.tokensOut(), latencyMs, reply.text(), runId, turn).update();
@@ -117,12 +144,14 @@ class SessionStore {
 
     /** Tokens of a reply that came too late to count as the turn's answer. */
     void spent(String runId, int turn, int tokensIn, int tokensOut) {
+        wroteTurns(runId);
         jdbc.sql("update rz_llm_turn set tokens_in = ?, tokens_out = ? where run_id = ? and turn = ?")
                 .params(tokensIn, tokensOut, runId, turn).update();
     }
 
     /** Ends a turn that has no usable reply; false if it was ready or failed already. */
     boolean failed(String runId, int turn, String code, String message, Instant at) {
+        wroteTurns(runId);
         return jdbc.sql("update rz_llm_turn set status = 'failed', error_code = ?, error = ?, replied_at = "
                         + "coalesce(replied_at, ?) where run_id = ? and turn = ? and status in ('asked', 'replied')")
                 .params(code, clip(message, 500), ts(at), runId, turn).update() == 1;
@@ -130,12 +159,14 @@ class SessionStore {
 
     /** What ring 0 said of a call before it ran (an envelope about to be submitted). */
     void deciding(String runId, int turn, int seq, String capability, String verdict) {
+        wroteCalls(runId);
         jdbc.sql("update rz_llm_tool_call set capability = ?, verdict = ? where run_id = ? and turn = ? and seq = ?")
                 .params(capability, verdict, runId, turn, seq).update();
     }
 
     /** A call handled here: its verdict, why, and what the model reads back. */
     void handled(String runId, int turn, int seq, String capability, String verdict, String reason, String result) {
+        wroteCalls(runId);
         jdbc.sql("update rz_llm_tool_call set capability = ?, verdict = ?, reason = ?, result = ?, done = true "
                         + "where run_id = ? and turn = ? and seq = ?")
                 .params(capability, verdict, clip(reason, 500), result, runId, turn, seq).update();
@@ -143,6 +174,7 @@ class SessionStore {
 
     /** A device call made a run action: the kernel decides when the run dispatches it. */
     void becameAction(String runId, int turn, int seq, String capability, int actionIndex) {
+        wroteCalls(runId);
         jdbc.sql("update rz_llm_tool_call set capability = ?, verdict = 'action', action_idx = ?, done = true "
                         + "where run_id = ? and turn = ? and seq = ?")
                 .params(capability, actionIndex, runId, turn, seq).update();
@@ -150,6 +182,7 @@ class SessionStore {
 
     /** Every call of the turn is handled: the run may go on. */
     boolean ready(String runId, int turn) {
+        wroteTurns(runId);
         return jdbc.sql("update rz_llm_turn set status = 'ready' where run_id = ? and turn = ? and status = 'replied'")
                 .params(runId, turn).update() == 1;
     }
@@ -197,6 +230,7 @@ class SessionStore {
      * if another node took it first, so only one node resumes a dead node's turn.
      */
     boolean claim(Turn turn) {
+        wroteTurns(turn.runId());
         String was = jdbc.sql("select node_id from rz_llm_turn where run_id = ? and turn = ?")
                 .params(turn.runId(), turn.turn()).query(String.class).optional().orElse(null);
         if (node.equals(was)) {
