@@ -73,6 +73,8 @@ public final class CrashSuite {
      * the node still works off the backlog of a loaded stretch, on a CI machine's two slow cores.
      */
     private static final Duration GATE_FILED_TIMEOUT = Duration.ofSeconds(90);
+    /** How long a gate try waits for the rover to be online again (it reconnects with backoff). */
+    private static final Duration ROVER_ONLINE_TIMEOUT = Duration.ofSeconds(60);
 
     /** What one run of the suite found; every count must be zero. */
     record Findings(String shape, long seed, int kills, long acknowledged, long routed, long shed,
@@ -614,6 +616,15 @@ public final class CrashSuite {
      */
     private void gateTry(Nodes nodes, Rest owner, String roverAgent, Rover rover, boolean kill,
             List<String[]> gates) throws Exception {
+        // a try right after a restart may find the rover still reconnecting (on the zero-setup
+        // default its broker restarted with the platform): the drive would be refused offline,
+        // honestly, and no gate filed. This try is about a gate across a kill, so it waits for the
+        // rover to be back first, as an owner would
+        long onlineBy = System.nanoTime() + ROVER_ONLINE_TIMEOUT.toNanos();
+        while (!owner.get("/api/v1/gadgets/" + rover.gadgetId()).json().path("online").asBoolean(false)
+                && System.nanoTime() < onlineBy) {
+            Thread.sleep(250);
+        }
         String runId = owner.post("/api/v1/gadget-agents/" + roverAgent + "/runs", "{}")
                 .expect(202, "starting a gated run").json().path("runId").asText();
         String gateId = LoadBench.awaitGate(owner, runId, GATE_FILED_TIMEOUT);
