@@ -69,12 +69,12 @@ final class RunAdmission {
     /**
      * The agent's active runs that hold a slot for a run of {@code spec}: all of them, except that
      * a run waits in the queue only behind runs that hand the turn on as they end (of a revision
-     * that queues, see {@link RunEnding#handsOn}); a run of an older revision that did not queue
+     * that queues, see {@link RunEnding#handingOn}); a run of an older revision that did not queue
      * hands nothing on, so waiting behind it would be waiting forever.
      */
     private List<RunStore.Run> slotHolders(AgentSpec spec, RunStore.Standing standing) {
         return spec.concurrency() != AgentSpec.Concurrency.QUEUED ? standing.active()
-                : standing.active().stream().filter(run -> RunEnding.handsOn(agents, run)).toList();
+                : RunEnding.handingOn(agents, standing.active());
     }
 
     /**

@@ -49,8 +49,7 @@ final class RunEnding {
             actions = actions.stream().filter(action -> !"denied".equals(action.outcome())).toList();
         }
         runs.end(runId, statusOf(actions), null, clock.instant());
-        return handsOn ? nextTurn(runs.active(run.agentId()).stream().filter(other -> handsOn(agents, other)).toList())
-                : Optional.empty();
+        return handsOn ? nextTurn(handingOn(agents, runs.active(run.agentId()))) : Optional.empty();
     }
 
     /**
@@ -63,6 +62,11 @@ final class RunEnding {
      */
     static boolean handsOn(RunAgents agents, RunStore.Run run) {
         return agents.spec(run.agentId(), run.revision()).concurrency() == AgentSpec.Concurrency.QUEUED;
+    }
+
+    /** Those of {@code runs} that hand the turn on as they end (see {@link #handsOn}). */
+    static List<RunStore.Run> handingOn(RunAgents agents, List<RunStore.Run> runs) {
+        return runs.stream().filter(run -> handsOn(agents, run)).toList();
     }
 
     /** Succeeded when every action did its part (or there were none), failed when none did, else partially. */

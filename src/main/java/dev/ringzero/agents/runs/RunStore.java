@@ -72,11 +72,11 @@ public class RunStore implements RunRecords {
             + "proactive, status, reason, created_at, started_at, ended_at";
     private static final String ACTION_COLUMNS = "idx, gadget_id, command, params, verdict, outcome, error_code, "
             + "invocation_id, result, started_at, ended_at";
-    /** What settling a detached action returns on PostgreSQL: the action's row, then its run's. */
     /** The statuses of a run that holds one of its agent's concurrency slots. */
     private static final String HOLDING_A_SLOT = "('admitted', 'queued', 'running')";
     /** {@link #RUN_COLUMNS} of {@code rz_run r} in a join. */
     private static final String R_RUN_COLUMNS = RUN_COLUMNS.replaceAll("(\\w+)", "r.$1");
+    /** What settling a detached action returns on PostgreSQL: the action's row, then its run's. */
     private static final String SETTLED_WITH_RUN = " returning " + ACTION_COLUMNS.replaceAll("(\\w+)", "a.$1") + ", "
             + R_RUN_COLUMNS;
 
@@ -492,12 +492,9 @@ public class RunStore implements RunRecords {
                 instant(rs.getTimestamp(from + 13)));
     }
 
+    /** A row of {@link #RUN_COLUMNS}, as every read of runs selects them. */
     private static Run map(ResultSet rs, int n) throws SQLException {
-        return new Run(rs.getString("id"), rs.getString("agent_id"), rs.getString("owner_id"), rs.getInt("revision"),
-                rs.getString("trigger_kind"), rs.getString("trigger_data"), rs.getString("event_id"),
-                rs.getBoolean("proactive"), RunStatus.fromWire(rs.getString("status")), rs.getString("reason"),
-                instant(rs.getTimestamp("created_at")), instant(rs.getTimestamp("started_at")),
-                instant(rs.getTimestamp("ended_at")));
+        return run(rs, 0);
     }
 
     /** A reason as its column holds it (at most 200 characters; the run's own records say the rest). */
