@@ -1,47 +1,47 @@
 package dev.ringzero.workflow;
 
+import java.util.List;
+
 import dev.ringzero.agents.llm.SessionWake;
-import org.camunda.bpm.engine.RuntimeService;
+import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
+import org.camunda.bpm.engine.impl.event.EventType;
+import org.camunda.bpm.engine.impl.persistence.entity.EventSubscriptionEntity;
 import org.springframework.stereotype.Component;
 
 /**
- * Wakes an llm run waiting for its model's turn ({@code Catch_ModelReply}), on the worker thread
- * that played the turn: the run's next steps (its device commands' dispatch) run in this
- * correlation's transaction. A wake that finds no wait (the deadline moved the run on, or a
- * concurrent step held the instance) is tried again a few times; the turn's deadline wakes the run
- * in the end whatever happens here, and the run reads the turn's record then.
+ * Wakes an llm run waiting for its model's turn ({@code Catch_ModelReply}) in the transaction that
+ * recorded the turn ready or failed, on the thread that did: the run's next steps (its device
+ * commands' dispatch, or its finish) run in that transaction too, so a turn's record and the run
+ * moving on commit together. As {@link RunAnswerWakeups} does, the wait is found by its message's
+ * name (one indexed lookup: only this turn's wait has it) rather than by the engine's general
+ * correlation query. If the run's instance moved meanwhile (the deadline sweep, a cancellation),
+ * the commit fails on the engine's optimistic lock and the caller tries its transaction again,
+ * when the record says what happened.
  */
 @Component
 class ModelTurnWakeups implements SessionWake {
 
-    private static final long[] RETRY_MILLIS = {20, 100, 400, 1_500};
+    private final ProcessEngineConfigurationImpl engine;
 
-    private final RuntimeService runtime;
-
-    ModelTurnWakeups(RuntimeService runtime) {
-        this.runtime = runtime;
+    ModelTurnWakeups(ProcessEngineConfigurationImpl engine) {
+        this.engine = engine;
     }
 
     @Override
-    public void turnDone(String runId, int turn) {
+    public boolean turnDone(String runId, int turn) {
         String message = ProcessIds.MESSAGE_MODEL_REPLY + ":" + runId + ":" + turn;
-        for (int attempt = 0; ; attempt++) {
-            try {
-                if (!runtime.createMessageCorrelation(message).correlateAllWithResult().isEmpty()) {
-                    return;
-                }
-            } catch (RuntimeException e) {
-                // e.g. optimistic locking against the run's deadline: try again, the record decides
+        return engine.getCommandExecutorTxRequired().execute(context -> {
+            List<EventSubscriptionEntity> waits = context.getEventSubscriptionManager()
+                    .findEventSubscriptionsByNameAndTenantId(EventType.MESSAGE.name(), message, null);
+            // a suspended instance is not woken (a correlation would not find it either); the
+            // turn's record keeps it due, and the sweep tries again once it is active
+            if (waits.stream().anyMatch(wait -> wait.getExecution().isSuspended())) {
+                return false;
             }
-            if (attempt >= RETRY_MILLIS.length) {
-                return;
+            for (EventSubscriptionEntity wait : waits) {
+                wait.eventReceived(null, null, null, null, false);
             }
-            try {
-                Thread.sleep(RETRY_MILLIS[attempt]);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
+            return true;
+        });
     }
 }

@@ -114,6 +114,8 @@ class RunDelegates {
             String runId = execution.getProcessBusinessKey();
             dev.ringzero.agents.llm.LlmSessions.Asked asked = sessions.ask(runId, runs.deadline(runId));
             transient_(execution, RunVariables.MODEL_TURN, Variables.stringValue(asked.key(), true));
+            // the deadline is the turn's record now (llm.TurnDeadlineSweep); a run of an older
+            // version of agent-run still waits with a timer that reads it from here
             transient_(execution, RunVariables.MODEL_DEADLINE,
                     Variables.dateValue(Date.from(asked.deadline()), true));
         };

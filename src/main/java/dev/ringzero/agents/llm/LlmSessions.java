@@ -111,54 +111,82 @@ public class LlmSessions implements ModelSessions {
     }
 
     /**
-     * Step {@code Task_AskModel}: records the next turn as asked and has it played once this
-     * transaction commits (a rolled-back step asks nothing). The wait ends at the reply timeout, or
-     * at the run's maxRunSeconds if that comes first.
+     * Step {@code Task_AskModel}: records the next turn as asked, reads its model call (the
+     * conversation so far) in this transaction, and has it played once this transaction commits
+     * (a rolled-back step asks nothing). The wait ends at the reply timeout, or at the run's
+     * maxRunSeconds if that comes first: the turn's {@code reply_by}, which {@link
+     * #endOverdueTurns} watches.
      */
     public Asked ask(String runId, Instant runDeadline) {
         RunStore.Run run = runs.find(runId).orElseThrow();
         int turn = store.turns(runId).stream().mapToInt(SessionStore.Turn::turn).max().orElse(0) + 1;
         Instant now = clock.instant();
-        store.asked(runId, turn, run.ownerId(), now);
+        Instant replyBy = now.plus(settings.replyTimeout()).plus(REPLY_GRACE);
+        Instant deadline = replyBy.isBefore(runDeadline) ? replyBy : runDeadline;
+        store.asked(runId, turn, run.ownerId(), now, deadline);
         if (TransactionSynchronizationManager.isSynchronizationActive()) {
+            // read here, in the step's transaction, where the run and its turns are read already
+            // (a transaction of its own on the worker before: the sixteenth series)
+            ModelCall call = turns.prepare(runId);
             TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
                 @Override
                 public void afterCommit() {
-                    turns.play(runId, turn);
+                    turns.play(runId, turn, call);
                 }
             });
         } else {
-            turns.play(runId, turn);
+            turns.play(runId, turn, null);
         }
-        Instant replyBy = now.plus(settings.replyTimeout()).plus(REPLY_GRACE);
-        return new Asked(runId, turn, replyBy.isBefore(runDeadline) ? replyBy : runDeadline);
+        return new Asked(runId, turn, deadline);
     }
 
     /**
-     * Step {@code Task_ModelAnswered}, woken by the turn's end or by its deadline: a ready turn
-     * goes on; a failed one ends the run with the model's reason; one still unanswered at its
-     * deadline ends the run as the deadline says (the model's timeout, or maxRunSeconds).
+     * Step {@code Task_ModelAnswered}, woken by the turn's end: a ready turn goes on; a failed one
+     * (by the model, or by its deadline) ends the run with its reason. A turn found unfinished
+     * (woken by a timer of a run from before the deadline sweep) ends as its deadline says.
      */
     public void answeredLast(String runId) {
         List<SessionStore.Turn> all = store.turns(runId);
         SessionStore.Turn recorded = all.get(all.size() - 1);
-        int turn = recorded.turn();
         Instant now = clock.instant();
         switch (recorded.status()) {
             case READY -> {
             }
             case FAILED -> runs.end(runId, RunStatus.FAILED, recorded.errorCode() + ": " + recorded.error(), now);
             default -> {
-                RunStore.Run run = runs.find(runId).orElseThrow();
-                AgentSpec spec = agents.spec(run.agentId(), run.revision());
-                Instant started = run.startedAt() == null ? run.createdAt() : run.startedAt();
-                boolean overtime = !now.isBefore(started.plusSeconds(spec.budget().maxRunSeconds()));
-                String code = overtime ? "max_run_seconds" : "model_timeout";
-                String message = overtime ? "the run's " + spec.budget().maxRunSeconds() + " s ran out while the model "
-                        + "was thinking" : "the model did not answer within " + settings.replyTimeout().toSeconds() + " s";
-                store.failed(runId, turn, code, message, now);
-                runs.end(runId, RunStatus.FAILED, code + ": " + message, now);
+                TimeUp timeUp = timeUp(runId, now);
+                store.failed(runId, recorded.turn(), timeUp.code(), timeUp.message(), now);
+                runs.end(runId, RunStatus.FAILED, timeUp.code() + ": " + timeUp.message(), now);
             }
+        }
+    }
+
+    /** Why a turn's wait ended unanswered: the model's reply timeout, or the run's maxRunSeconds. */
+    record TimeUp(String code, String message) {
+    }
+
+    TimeUp timeUp(String runId, Instant now) {
+        RunStore.Run run = runs.find(runId).orElseThrow();
+        AgentSpec spec = agents.spec(run.agentId(), run.revision());
+        Instant started = run.startedAt() == null ? run.createdAt() : run.startedAt();
+        boolean overtime = !now.isBefore(started.plusSeconds(spec.budget().maxRunSeconds()));
+        return overtime
+                ? new TimeUp("max_run_seconds", "the run's " + spec.budget().maxRunSeconds()
+                        + " s ran out while the model was thinking")
+                : new TimeUp("model_timeout", "the model did not answer within "
+                        + settings.replyTimeout().toSeconds() + " s");
+    }
+
+    /**
+     * The deadline of turns, one sweep per node (a timer job per turn before): a turn still asked
+     * or replied at its {@code reply_by} is recorded failed and its run woken, in one transaction
+     * each, behind the turn's conditional update, so a reply at that moment or another node's
+     * sweep ends it once. A turn ready or failed whose run could not be woken then (suspended) is
+     * woken here once it can be.
+     */
+    void endOverdueTurns(int limit) {
+        for (SessionStore.Overdue overdue : store.overdue(clock.instant(), limit)) {
+            turns.due(overdue.runId(), overdue.turn(), this::timeUp);
         }
     }
 

@@ -1,8 +1,10 @@
 package dev.ringzero.agents.llm;
 
 import java.time.Clock;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 
@@ -78,23 +80,27 @@ final class ModelTurns {
         this.clock = clock;
     }
 
-    /** Plays an asked turn on a worker (after the transaction that asked it committed). */
-    void play(String runId, int turn) {
-        submit(() -> ask(runId, turn));
+    /**
+     * Plays an asked turn on a worker (after the transaction that asked it committed), with the
+     * model call read in that transaction; null: read it here first.
+     */
+    void play(String runId, int turn, ModelCall prepared) {
+        submit(() -> ask(runId, turn, prepared));
     }
 
     /**
      * After a restart: asks an asked turn again (a model call has no effect), finishes a replied
-     * one, and wakes the run again for a last turn already ready or failed: the node may have
-     * stopped between recording it and the wake, and a wake nobody waits for is harmless.
+     * one, and wakes the run again for a last turn already ready or failed (a turn recorded so
+     * before the record and the wake were one transaction may have lost its wake with the node;
+     * a wake nobody waits for is harmless).
      */
     void resume(SessionStore.Turn turn) {
         if (turn.status() == SessionStore.TurnStatus.ASKED) {
-            play(turn.runId(), turn.turn());
+            play(turn.runId(), turn.turn(), null);
         } else if (turn.status() == SessionStore.TurnStatus.REPLIED) {
             submit(() -> handle(turn.runId(), turn.turn()));
         } else {
-            submit(() -> wake.turnDone(turn.runId(), turn.turn()));
+            submit(() -> once(turn.runId(), () -> wake(turn.runId(), turn.turn())));
         }
     }
 
@@ -113,11 +119,40 @@ final class ModelTurns {
         }
     }
 
-    private void ask(String runId, int turn) {
-        // the conversation is read from the record in one transaction (a dozen reads, each its own
-        // transaction before: the benchmark's eighth series), which ends before the model is asked,
-        // so no connection is held while it thinks
-        ModelCall call = transactions.execute(status -> call(runId));
+    /** Tries of a transaction that records a turn and wakes its run (see {@link #once}). */
+    private static final long[] RETRY_MILLIS = {20, 100, 400};
+
+    /**
+     * Runs {@code work} in a transaction, again if it fails (e.g. the engine's optimistic lock, when
+     * the deadline sweep or a cancellation moved the run's instance at the same moment): every
+     * step of the work is conditional on the record, so a second try does what is still to do.
+     * After the last try the turn's deadline ends the run, whatever happened here.
+     */
+    private void once(String runId, Runnable work) {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                transactions.executeWithoutResult(status -> work.run());
+                return;
+            } catch (RuntimeException e) {
+                if (attempt >= RETRY_MILLIS.length) {
+                    throw e;
+                }
+                log.debug("a turn of run {} is recorded again: {}", runId, e.toString());
+            }
+            try {
+                Thread.sleep(RETRY_MILLIS[attempt]);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private void ask(String runId, int turn, ModelCall prepared) {
+        // the conversation is read from the record in one transaction, which ends before the model
+        // is asked, so no connection is held while it thinks (the asking step's transaction read
+        // it already, unless this is a turn resumed after a restart)
+        ModelCall call = prepared != null ? prepared : transactions.execute(status -> prepare(runId));
         if (call == null) {
             return;
         }
@@ -125,16 +160,74 @@ final class ModelTurns {
         ModelReply reply = model.ask(call);
         int latencyMs = (int) ((System.nanoTime() - started) / 1_000_000);
         if (reply instanceof ModelReply.Failed failed) {
-            store.failed(runId, turn, failed.code(), failed.message(), clock.instant());
-            wake.turnDone(runId, turn);
+            once(runId, () -> {
+                if (store.failed(runId, turn, failed.code(), failed.message(), clock.instant())) {
+                    wake(runId, turn);
+                }
+            });
             return;
         }
         ModelReply.Answered answered = (ModelReply.Answered) reply;
-        // the reply is recorded, and what handling it needs is read, in one transaction
-        Replied replied = transactions.execute(status -> store.replied(runId, turn, answered, latencyMs,
-                clock.instant()) ? replied(runId, turn) : null);
-        if (replied != null) {
-            handle(runId, turn, replied);
+        // Most replies are settled on the record alone (device commands become run actions, a
+        // final answer ends the session): the reply, its calls and the wake are one transaction.
+        // A reply that also calls a platform tool or an intent commits the reply first and has
+        // those done outside any transaction (the calendar is fetched over HTTP).
+        java.util.concurrent.atomic.AtomicReference<Replied> reachesOut = new java.util.concurrent.atomic.AtomicReference<>();
+        once(runId, () -> {
+            reachesOut.set(null);
+            if (!store.replied(runId, turn, answered, latencyMs, clock.instant())) {
+                return; // the turn ended meanwhile (its deadline): the reply only counts as tokens spent
+            }
+            Replied replied = replied(runId, turn);
+            if (outside(turn, replied).isEmpty()) {
+                settle(runId, turn, replied);
+            } else {
+                reachesOut.set(replied);
+            }
+        });
+        if (reachesOut.get() != null) {
+            handle(runId, turn, reachesOut.get());
+        }
+    }
+
+    /** How soon the sweep tries again to wake a run that could not be woken (its instance suspended). */
+    private static final java.time.Duration WAKE_AGAIN = java.time.Duration.ofSeconds(5);
+
+    /** Wakes the run for a turn just ready or failed, in the caller's transaction; a held wait is left to the sweep. */
+    private void wake(String runId, int turn) {
+        if (!wake.turnDone(runId, turn)) {
+            store.wakeAgain(runId, turn, clock.instant().plus(WAKE_AGAIN));
+        }
+    }
+
+    /**
+     * A turn due (the sweep of {@link LlmSessions#endOverdueTurns}): one still asked or replied is
+     * past its deadline, and is recorded failed with the reason {@code why} gives; then its run is
+     * woken, all in one transaction. A turn already ready or failed only needed its wake.
+     */
+    void due(String runId, int turn, java.util.function.BiFunction<String, java.time.Instant, LlmSessions.TimeUp> why) {
+        try {
+            once(runId, () -> {
+                java.time.Instant now = clock.instant();
+                SessionStore.Turn recorded = store.turn(runId, turn).orElse(null);
+                if (recorded == null) {
+                    return;
+                }
+                boolean unfinished = recorded.status() == SessionStore.TurnStatus.ASKED
+                        || recorded.status() == SessionStore.TurnStatus.REPLIED;
+                if (unfinished) {
+                    LlmSessions.TimeUp timeUp = why.apply(runId, now);
+                    store.failed(runId, turn, timeUp.code(), timeUp.message(), now);
+                }
+                if (!wake.turnDone(runId, turn)) {
+                    store.wakeAgain(runId, turn, now.plus(WAKE_AGAIN));
+                } else if (!unfinished) {
+                    store.woken(runId, turn);
+                }
+            });
+        } catch (RuntimeException e) {
+            // tried again at the next sweep: the turn stays due until it is woken
+            log.info("the due turn {} of run {} was not ended yet: {}", turn, runId, e.toString());
         }
     }
 
@@ -143,7 +236,7 @@ final class ModelTurns {
     }
 
     /** The model call for the run's next turn, from its record; null if the run is gone. */
-    private ModelCall call(String runId) {
+    ModelCall prepare(String runId) {
         RunStore.Run run = runs.find(runId).orElse(null);
         if (run == null) {
             return null;
@@ -179,49 +272,76 @@ final class ModelTurns {
     }
 
     /**
-     * Hands every unhandled call of a replied turn to ring 0, then marks the turn ready and wakes
-     * the run. The calls are handled outside the transaction that read them (a platform tool may
-     * fetch the owner's calendar over HTTP, which must hold no connection).
+     * A replied turn's unhandled calls as ring 0 takes them: each with its route, or with none
+     * when the run's toolCallsPerRun leaves no room for it (refused on the record).
      */
-    private void handle(String runId, int turn, Replied replied) {
-        RunStore.Run run = replied.run();
-        AgentSpec spec = replied.spec();
-        Subject.AgentRun subject = new Subject.AgentRun(run.ownerId(), run.agentId(), run.revision(), run.id());
-        String rationale = replied.text().isBlank() ? "asked for by the model of run " + runId : replied.text();
-        List<SessionStore.Call> all = replied.calls();
-        long earlier = all.stream().filter(call -> call.turn() < turn).count();
-        List<Runnable> actions = new ArrayList<>();
-        for (SessionStore.Call call : all) {
+    private Map<SessionStore.Call, Optional<ToolRouting.Route>> routes(int turn, Replied replied) {
+        long earlier = replied.calls().stream().filter(call -> call.turn() < turn).count();
+        Map<SessionStore.Call, Optional<ToolRouting.Route>> routes = new LinkedHashMap<>();
+        for (SessionStore.Call call : replied.calls()) {
             if (call.turn() != turn || call.done()) {
                 continue;
             }
-            if (earlier + call.seq() + 1 > spec.budget().toolCallsPerRun()) {
-                store.handled(runId, turn, call.seq(), null, "refused", "toolCallsPerRun: this run may make "
-                        + spec.budget().toolCallsPerRun() + " tool calls", null);
-                continue;
-            }
-            ToolRouting.Route route = ToolRouting.route(new ToolCall(call.callId(), call.tool(), call.arguments()),
-                    spec, registered);
-            if (route instanceof ToolRouting.Command command) {
-                actions.add(() -> store.becameAction(runId, turn, call.seq(), command.command(),
-                        runs.appendAction(runId, new RunStore.NewAction(command.gadgetId(), command.command(),
-                                command.params().toString()), clock.instant())));
-            } else if (route instanceof ToolRouting.Tool tool) {
+            routes.put(call, earlier + call.seq() + 1 > replied.spec().budget().toolCallsPerRun() ? Optional.empty()
+                    : Optional.of(ToolRouting.route(new ToolCall(call.callId(), call.tool(), call.arguments()),
+                            replied.spec(), registered)));
+        }
+        return routes;
+    }
+
+    /** The calls of the turn that reach beyond the record: platform tools and ring-3 intents. */
+    private Map<SessionStore.Call, ToolRouting.Route> outside(int turn, Replied replied) {
+        Map<SessionStore.Call, ToolRouting.Route> outside = new LinkedHashMap<>();
+        routes(turn, replied).forEach((call, route) -> route
+                .filter(r -> r instanceof ToolRouting.Tool || r instanceof ToolRouting.Intent)
+                .ifPresent(r -> outside.put(call, r)));
+        return outside;
+    }
+
+    /**
+     * A reply whose calls reach beyond the record: its platform tools and intents are handled
+     * here, outside any transaction (each recorded as it is done, so a restart does none twice),
+     * then the rest is settled and the run woken in one transaction.
+     */
+    private void handle(String runId, int turn, Replied replied) {
+        RunStore.Run run = replied.run();
+        Subject.AgentRun subject = new Subject.AgentRun(run.ownerId(), run.agentId(), run.revision(), run.id());
+        String rationale = replied.text().isBlank() ? "asked for by the model of run " + runId : replied.text();
+        outside(turn, replied).forEach((call, route) -> {
+            if (route instanceof ToolRouting.Tool tool) {
                 tool(subject, call, tool);
-            } else if (route instanceof ToolRouting.Intent intent) {
-                intent(subject, call, intent, rationale);
             } else {
-                ToolRouting.Refused refused = (ToolRouting.Refused) route;
+                intent(subject, call, (ToolRouting.Intent) route, rationale);
+            }
+        });
+        once(runId, () -> settle(runId, turn, replied));
+    }
+
+    /**
+     * In the caller's transaction: the calls of a replied turn settled on the record alone (a
+     * device command becomes a run action, which the run dispatches through the kernel; a call
+     * refused by its routing or by toolCallsPerRun is recorded so), then the turn is ready and its
+     * run woken. The calls that reach out were handled before (see {@link #handle}).
+     */
+    private void settle(String runId, int turn, Replied replied) {
+        RunStore.Run run = replied.run();
+        routes(turn, replied).forEach((call, route) -> {
+            if (route.isEmpty()) {
+                store.handled(runId, turn, call.seq(), null, "refused", "toolCallsPerRun: this run may make "
+                        + replied.spec().budget().toolCallsPerRun() + " tool calls", null);
+            } else if (route.get() instanceof ToolRouting.Command command) {
+                store.becameAction(runId, turn, call.seq(), command.command(),
+                        runs.appendAction(runId, new RunStore.NewAction(command.gadgetId(), command.command(),
+                                command.params().toString()), clock.instant()));
+            } else if (route.get() instanceof ToolRouting.Refused refused) {
                 store.handled(runId, turn, call.seq(), refused.capability(), "refused",
                         refused.code() + ": " + refused.message(), null);
                 gates.refused(run.ownerId(), run.agentId(), runId, call.tool(), refused.code());
             }
-        }
-        transactions.executeWithoutResult(status -> {
-            actions.forEach(Runnable::run);
-            store.ready(runId, turn);
         });
-        wake.turnDone(runId, turn);
+        if (store.ready(runId, turn)) {
+            wake(runId, turn);
+        }
     }
 
     private void tool(Subject.AgentRun subject, SessionStore.Call call, ToolRouting.Tool tool) {

@@ -81,11 +81,38 @@ class SessionStore {
         this.liveFor = liveFor;
     }
 
-    void asked(String runId, int turn, String ownerId, Instant at) {
+    /** A turn asked of the model, whose wait ends at {@code replyBy} unless it is ready or failed first. */
+    void asked(String runId, int turn, String ownerId, Instant at, Instant replyBy) {
         wroteTurns(runId);
-        jdbc.sql("insert into rz_llm_turn(run_id, turn, owner_id, status, asked_at, node_id) "
-                        + "values (?, ?, ?, 'asked', ?, ?)")
-                .params(runId, turn, ownerId, ts(at), node).update();
+        jdbc.sql("insert into rz_llm_turn(run_id, turn, owner_id, status, asked_at, node_id, reply_by) "
+                        + "values (?, ?, ?, 'asked', ?, ?, ?)")
+                .params(runId, turn, ownerId, ts(at), node, ts(replyBy)).update();
+    }
+
+    /**
+     * A turn ready or failed whose run could not be woken (its instance suspended): the sweep
+     * wakes it at {@code at}, or later again.
+     */
+    void wakeAgain(String runId, int turn, Instant at) {
+        jdbc.sql("update rz_llm_turn set reply_by = ? where run_id = ? and turn = ?").params(ts(at), runId, turn)
+                .update();
+    }
+
+    /** A turn ready or failed whose run is woken at last: nothing is due any more. */
+    void woken(String runId, int turn) {
+        jdbc.sql("update rz_llm_turn set reply_by = null where run_id = ? and turn = ?").params(runId, turn).update();
+    }
+
+    /** A turn due: asked or replied past its deadline, or ready or failed and not woken yet. */
+    record Overdue(String runId, int turn) {
+    }
+
+    /** Turns due by {@code now}, the earliest first (an indexed read of a few rows). */
+    List<Overdue> overdue(Instant now, int limit) {
+        return jdbc.sql("select run_id, turn from rz_llm_turn where reply_by is not null and reply_by <= ? "
+                        + "order by reply_by fetch first ? rows only")
+                .params(ts(now), limit)
+                .query((rs, n) -> new Overdue(rs.getString("run_id"), rs.getInt("turn"))).list();
     }
 
     List<Turn> turns(String runId) {
@@ -153,7 +180,8 @@ class SessionStore {
     boolean failed(String runId, int turn, String code, String message, Instant at) {
         wroteTurns(runId);
         return jdbc.sql("update rz_llm_turn set status = 'failed', error_code = ?, error = ?, replied_at = "
-                        + "coalesce(replied_at, ?) where run_id = ? and turn = ? and status in ('asked', 'replied')")
+                        + "coalesce(replied_at, ?), reply_by = null where run_id = ? and turn = ? "
+                        + "and status in ('asked', 'replied')")
                 .params(code, clip(message, 500), ts(at), runId, turn).update() == 1;
     }
 
@@ -183,7 +211,8 @@ class SessionStore {
     /** Every call of the turn is handled: the run may go on. */
     boolean ready(String runId, int turn) {
         wroteTurns(runId);
-        return jdbc.sql("update rz_llm_turn set status = 'ready' where run_id = ? and turn = ? and status = 'replied'")
+        return jdbc.sql("update rz_llm_turn set status = 'ready', reply_by = null where run_id = ? and turn = ? "
+                        + "and status = 'replied'")
                 .params(runId, turn).update() == 1;
     }
 

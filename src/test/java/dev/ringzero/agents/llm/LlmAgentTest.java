@@ -286,25 +286,67 @@ class LlmAgentTest extends OwnerWithDeskBotTest {
     }
 
     /**
-     * The fault suite's case: a run whose first turn (the model asks to say {@code text}) is
-     * recorded ready while its process cannot be woken (suspended, its deadline pushed out of the
-     * test's reach), so the wake is lost; then the process is active again, waiting for a wake.
+     * The fault suite's case, as a node of an earlier version could leave it: a run whose first
+     * turn (the model asks to say {@code text}) is recorded ready while its process could not be
+     * woken (suspended), and then, as if the record and the wake had been two transactions with a
+     * crash between them, nothing is due any more; the process is active again, waiting for a
+     * wake.
      */
     private String aRunWhoseReadyTurnLostItsWake(String text) {
+        String runId = aRunSuspendedWhileItsModelThinks(text);
+        jdbc.sql("update rz_llm_turn set reply_by = null where run_id = ?").param(runId).update();
+        runtime.activateProcessInstanceById(instanceOf(runId));
+        return runId;
+    }
+
+    /** A run whose first turn is recorded ready while its instance is suspended (from Cockpit, say). */
+    private String aRunSuspendedWhileItsModelThinks(String text) {
         model.then(Reply.toolCalls("speaker__say", "{\"text\":\"" + text + "\"}").after(Duration.ofMillis(500)))
                 .then(Reply.answer("done"));
         String runId = Agents.runNow(alice, sayingAgent());
-        String instance = runtime.createProcessInstanceQuery().processInstanceBusinessKey(runId).singleResult().getId();
-        runtime.suspendProcessInstanceById(instance);
-        management.createJobQuery().processInstanceId(instance).list()
-                .forEach(job -> management.setJobDuedate(job.getId(), java.util.Date.from(
-                        java.time.Instant.now().plus(Duration.ofHours(1)))));
+        runtime.suspendProcessInstanceById(instanceOf(runId));
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> "ready".equals(jdbc.sql(
                 "select status from rz_llm_turn where run_id = ? and turn = 1").param(runId).query(String.class)
                 .optional().orElse("")));
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> llmWorkers.getActiveCount() == 0); // it gave up
-        runtime.activateProcessInstanceById(instance);
         return runId;
+    }
+
+    private String instanceOf(String runId) {
+        return runtime.createProcessInstanceQuery().processInstanceBusinessKey(runId).singleResult().getId();
+    }
+
+    @Test
+    void aRunSuspendedWhileItsModelThoughtGoesOnOnceActiveAgain() {
+        String runId = aRunSuspendedWhileItsModelThinks("held");
+        assertThat(jdbc.sql("select reply_by from rz_llm_turn where run_id = ? and turn = 1").param(runId)
+                .query(java.sql.Timestamp.class).optional()).as("still due: its wake is to be tried again").isPresent();
+        Awaitility.await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4)).until(() -> said().isEmpty());
+
+        runtime.activateProcessInstanceById(instanceOf(runId));
+
+        JsonNode run = ended(runId); // the turn's sweep wakes it, within seconds of the activation
+        assertThat(run.path("status").asText()).as(run.toString()).isEqualTo("succeeded");
+        // the model's command went its way once: played, or (the test's speaker floor drops background sound
+        // after 4 s, and the reply is older by now) dropped as stale
+        assertThat(run.at("/actions/0/outcome").asText()).as(run.toString())
+                .isIn("accepted", "completed", "dropped_stale");
+        assertThat(said()).hasSizeLessThanOrEqualTo(1);
+        assertThat(jdbc.sql("select count(*) from rz_llm_turn where run_id = ? and reply_by is not null").param(runId)
+                .query(Integer.class).single()).as("nothing due once woken").isZero();
+    }
+
+    @Test
+    void aSessionWaitingForItsModelHoldsNoJob() {
+        // the turn's deadline is its record's reply_by, watched by one sweep per node, not a timer job per turn
+        model.then(Reply.answer("done").after(Duration.ofMillis(1500)));
+        String runId = Agents.runNow(alice, sayingAgent());
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> model.requests().size() == 1);
+
+        assertThat(management.createJobQuery().processInstanceId(instanceOf(runId)).count()).isZero();
+        assertThat(jdbc.sql("select count(*) from rz_llm_turn where run_id = ? and reply_by is not null").param(runId)
+                .query(Integer.class).single()).isEqualTo(1);
+        assertThat(ended(runId).path("status").asText()).isEqualTo("succeeded");
     }
 
     @Test
