@@ -79,6 +79,7 @@ public class EventAdmission {
     private final int batchSize;
     private final Lane[] lanes;
     private final BoardClocks boardClocks;
+    private final RoutingBacklog backlog;
 
     /**
      * The events of some gadgets, admitted in the order they arrived, by one worker at a time: a
@@ -91,8 +92,9 @@ public class EventAdmission {
     }
 
     EventAdmission(JdbcClient jdbc, ObjectMapper json, MeterRegistry meters, Clock clock, TriggerRouter router,
-            Batches batch, TaskScheduler scheduler, @Value("${ringzero.router.batch:8}") int batchSize,
-            @Value("${ringzero.router.lanes:16}") int lanes) {
+            Batches batch, TaskScheduler scheduler, RoutingBacklog backlog,
+            @Value("${ringzero.router.batch:8}") int batchSize, @Value("${ringzero.router.lanes:16}") int lanes) {
+        this.backlog = backlog;
         this.jdbc = jdbc;
         this.canonical = json.copy().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
         this.meters = meters;
@@ -132,6 +134,7 @@ public class EventAdmission {
 
     private void queue(Arrival arrival) {
         Lane lane = lanes[Math.floorMod(arrival.event().gadgetId().hashCode(), lanes.length)];
+        backlog.queued();
         lane.arrivals.add(arrival);
         if (lane.draining.compareAndSet(false, true)) {
             submit(lane, arrival.workers());
@@ -154,8 +157,9 @@ public class EventAdmission {
      * never makes the others wait. Only one drain per lane at a time (its {@code draining} flag).
      */
     private void drain(Lane lane, Executor workers) {
+        List<Arrival> taken = List.of();
         try {
-            List<Arrival> taken = Batches.take(lane.arrivals, batchSize);
+            taken = Batches.take(lane.arrivals, batchSize);
             // one order for every batch: agents are locked in the order of their gadgets' events,
             // so two batches rarely wait for each other's agents in a circle (only agents listening
             // to several gadgets can); when they do, the database ends one, and its events go one
@@ -168,6 +172,7 @@ public class EventAdmission {
             // unacknowledged, for the broker to deliver again
             log.error("admission lane failed: {}", e.toString());
         } finally {
+            backlog.done(taken.size());
             lane.draining.set(false);
             // whatever arrived meanwhile found the lane draining and left it to this turn
             if (!lane.arrivals.isEmpty() && lane.draining.compareAndSet(false, true)) {

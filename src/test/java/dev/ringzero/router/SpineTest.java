@@ -38,6 +38,8 @@ class SpineTest extends OwnerWithDeskBotTest {
     dev.ringzero.agents.AgentStore agents;
     @Autowired
     org.springframework.transaction.PlatformTransactionManager transactionManager;
+    @Autowired
+    dev.ringzero.agents.runs.EventBacklog backlog;
 
     @BeforeEach
     void everyShakeCounts() {
@@ -95,7 +97,7 @@ class SpineTest extends OwnerWithDeskBotTest {
     }
 
     @Test
-    void theSameEventIdPublishedThreeTimesRunsOnce() {
+    void theSameEventIdPublishedThreeTimesRunsOnce() throws InterruptedException {
         String agentId = createAgent(Definitions.barkWhenShakenHard(bot.gadgetId(), null));
 
         String eventId = bot.emitEvent("shaken", Map.of("peak_g", 2.5, "strength", "hard"));
@@ -106,6 +108,8 @@ class SpineTest extends OwnerWithDeskBotTest {
         Awaitility.await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3))
                 .until(() -> runs(agentId).size() == 1);
         assertThat(bot.invocations()).hasSize(1);
+        // every event the lanes took counts off the node's backlog, the duplicates too: llm replies wait for none
+        assertThat(backlog.awaitQuiet(Duration.ofSeconds(5))).isTrue();
     }
 
     @Test

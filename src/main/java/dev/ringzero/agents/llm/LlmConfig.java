@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ringzero.agents.AgentService;
 import dev.ringzero.agents.AgentStore;
 import dev.ringzero.agents.definition.DefinitionLimits;
+import dev.ringzero.agents.runs.EventBacklog;
 import dev.ringzero.agents.runs.RunStore;
 import dev.ringzero.gadgets.RegisteredCommands;
 import dev.ringzero.gates.Envelopes;
@@ -67,11 +68,12 @@ class LlmConfig {
     @Bean
     ModelTurns modelTurns(Model model, LlmSettings settings, SessionStore store, RunStore runs, AgentService agents,
             AgentStore agentStore, RegisteredCommands registered, PolicyKernel kernel, Envelopes envelopes,
-            GateService gates, LocalTools tools, ObjectProvider<SessionWake> wake, TransactionTemplate transactions,
-            ExecutorService llmWorkers, ObjectMapper json, Clock clock) {
+            GateService gates, LocalTools tools, ObjectProvider<SessionWake> wake, ObjectProvider<EventBacklog> events,
+            TransactionTemplate transactions, ExecutorService llmWorkers, ObjectMapper json, Clock clock) {
         SessionWake lazyWake = (runId, turn) -> wake.getObject().turnDone(runId, turn);
         return new ModelTurns(model, settings, store, runs, agents, agentStore, registered, kernel, envelopes, gates,
-                gates, tools, lazyWake, transactions, llmWorkers, json, clock);
+                gates, tools, lazyWake, events.getIfAvailable(() -> EventBacklog.NONE), transactions, llmWorkers, json,
+                clock);
     }
 
     @Bean

@@ -19,10 +19,13 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param maxTokensPerTurn the ceiling of one reply's tokens (lower when the run's tokensPerRun is nearer)
  * @param workers        model turns in flight at once on this node (each holds one thread while it
  *                       waits for the server; never an engine thread or a database connection)
+ * @param yieldToEvents  how long a model's reply may wait, at most, for this node's device events
+ *                       to be routed before it is recorded (device reactions first); zero: no wait.
+ *                       Within the reply's grace, so a reply that waits never misses its deadline
  */
 @ConfigurationProperties("ringzero.llm")
 public record LlmSettings(String baseUrl, String model, String apiKey, Duration connectTimeout,
-        Duration replyTimeout, int dailyTokensPerOwner, int maxTokensPerTurn, int workers) {
+        Duration replyTimeout, int dailyTokensPerOwner, int maxTokensPerTurn, int workers, Duration yieldToEvents) {
 
     public LlmSettings {
         baseUrl = baseUrl == null ? "" : baseUrl.trim();
@@ -33,6 +36,8 @@ public record LlmSettings(String baseUrl, String model, String apiKey, Duration 
         dailyTokensPerOwner = dailyTokensPerOwner <= 0 ? 200_000 : dailyTokensPerOwner;
         maxTokensPerTurn = maxTokensPerTurn <= 0 ? 1024 : maxTokensPerTurn;
         workers = workers <= 0 ? 16 : workers;
+        yieldToEvents = yieldToEvents == null || yieldToEvents.isNegative() ? Duration.ofSeconds(1)
+                : yieldToEvents.compareTo(LlmSessions.REPLY_GRACE) > 0 ? LlmSessions.REPLY_GRACE : yieldToEvents;
     }
 
     /** Whether a model is configured at all. */

@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ringzero.agents.AgentService;
 import dev.ringzero.agents.AgentStore;
 import dev.ringzero.agents.definition.AgentSpec;
+import dev.ringzero.agents.runs.EventBacklog;
 import dev.ringzero.agents.runs.GateDesk;
 import dev.ringzero.agents.runs.RunStore;
 import dev.ringzero.gadgets.RegisteredCommands;
@@ -52,6 +53,12 @@ final class ModelTurns {
     private final GateService briefings;
     private final LocalTools tools;
     private final SessionWake wake;
+    private final EventBacklog events;
+    /**
+     * One reply recorded at a time on this node: replies that waited out the same backlog do not
+     * all come back at once, each as busy as a rules run's reaction.
+     */
+    private final java.util.concurrent.Semaphore recording = new java.util.concurrent.Semaphore(1, true);
     private final TransactionTemplate transactions;
     private final ExecutorService workers;
     private final ObjectMapper json;
@@ -59,8 +66,9 @@ final class ModelTurns {
 
     ModelTurns(Model model, LlmSettings settings, SessionStore store, RunStore runs, AgentService agents,
             AgentStore agentStore, RegisteredCommands registered, PolicyKernel kernel, Envelopes envelopes,
-            GateDesk gates, GateService briefings, LocalTools tools, SessionWake wake,
+            GateDesk gates, GateService briefings, LocalTools tools, SessionWake wake, EventBacklog events,
             TransactionTemplate transactions, ExecutorService workers, ObjectMapper json, Clock clock) {
+        this.events = events;
         this.model = model;
         this.settings = settings;
         this.store = store;
@@ -168,6 +176,33 @@ final class ModelTurns {
             return;
         }
         ModelReply.Answered answered = (ModelReply.Answered) reply;
+        afterTheDevices(() -> record(runId, turn, answered, latencyMs));
+    }
+
+    /**
+     * Device reactions first: a reply is recorded once this node's device events are routed, one
+     * reply at a time, or when {@code ringzero.llm.yield-to-events} has passed whatever the backlog
+     * (within the reply's grace, so the wait never costs a turn its deadline).
+     */
+    private void afterTheDevices(Runnable work) {
+        long until = System.nanoTime() + settings.yieldToEvents().toNanos();
+        boolean held = false;
+        try {
+            held = recording.tryAcquire(settings.yieldToEvents().toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+            events.awaitQuiet(java.time.Duration.ofNanos(Math.max(0, until - System.nanoTime())));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            work.run();
+        } finally {
+            if (held) {
+                recording.release();
+            }
+        }
+    }
+
+    private void record(String runId, int turn, ModelReply.Answered answered, int latencyMs) {
         // Most replies are settled on the record alone (device commands become run actions, a
         // final answer ends the session): the reply, its calls and the wake are one transaction.
         // A reply that also calls a platform tool or an intent commits the reply first and has

@@ -86,7 +86,7 @@ class DraftsTest extends OwnerWithDeskBotTest {
 
     @Test
     void withoutAModelADraftSaysWhatIsMissing() {
-        Drafts unconfigured = new Drafts(null, new LlmSettings(null, null, null, null, null, 0, 0, 0), null, null,
+        Drafts unconfigured = new Drafts(null, new LlmSettings(null, null, null, null, null, 0, 0, 0, null), null, null,
                 null, new ObjectMapper());
 
         assertThatThrownBy(() -> unconfigured.draft("alice", "play a sound")).isInstanceOfSatisfying(Refusal.class,
