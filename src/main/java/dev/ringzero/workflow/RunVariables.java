@@ -41,8 +41,6 @@ final class RunVariables {
     static final String RUN_DEADLINE = "runDeadline";
     /** An llm run's model turn just asked ({run id}:{turn}): names the message its wait listens for. */
     static final String MODEL_TURN = "modelTurn";
-    /** When the wait for that turn ends: the reply timeout, or maxRunSeconds if sooner. */
-    static final String MODEL_DEADLINE = "modelDeadline";
 
     private RunVariables() {
     }

@@ -29,8 +29,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  */
 public class LlmSessions implements ModelSessions {
 
-    /** A turn's wait: the message that wakes it and the deadline that ends it. */
-    public record Asked(String runId, int turn, Instant deadline) {
+    /** A turn's wait, named by the message that wakes it (its deadline is the turn's record). */
+    public record Asked(String runId, int turn) {
 
         /** The name of the message that wakes the wait for this turn. */
         public String key() {
@@ -137,13 +137,13 @@ public class LlmSessions implements ModelSessions {
         } else {
             turns.play(runId, turn, null);
         }
-        return new Asked(runId, turn, deadline);
+        return new Asked(runId, turn);
     }
 
     /**
      * Step {@code Task_ModelAnswered}, woken by the turn's end: a ready turn goes on; a failed one
      * (by the model, or by its deadline) ends the run with its reason. A turn found unfinished
-     * (woken by a timer of a run from before the deadline sweep) ends as its deadline says.
+     * (nothing wakes the wait before its turn ends; this is a guard) ends as its deadline says.
      */
     public void answeredLast(String runId) {
         List<SessionStore.Turn> all = store.turns(runId);

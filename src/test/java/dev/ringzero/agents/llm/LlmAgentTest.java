@@ -42,6 +42,9 @@ class LlmAgentTest extends OwnerWithDeskBotTest {
     @Autowired
     org.camunda.bpm.engine.ManagementService management;
 
+    @Autowired
+    org.camunda.bpm.engine.AuthorizationService authorizations;
+
     private String marker;
     private ScriptedModel.Script model;
 
@@ -346,6 +349,11 @@ class LlmAgentTest extends OwnerWithDeskBotTest {
         assertThat(management.createJobQuery().processInstanceId(instanceOf(runId)).count()).isZero();
         assertThat(jdbc.sql("select count(*) from rz_llm_turn where run_id = ? and reply_by is not null").param(runId)
                 .query(Integer.class).single()).isEqualTo(1);
+        // granted at the run's first wait, so its owner may follow it in Cockpit
+        String owner = jdbc.sql("select owner_id from rz_run where id = ?").param(runId).query(String.class).single();
+        assertThat(authorizations.createAuthorizationQuery().userIdIn(owner)
+                .resourceType(org.camunda.bpm.engine.authorization.Resources.PROCESS_INSTANCE)
+                .resourceId(instanceOf(runId)).count()).isEqualTo(1);
         assertThat(ended(runId).path("status").asText()).isEqualTo("succeeded");
     }
 
