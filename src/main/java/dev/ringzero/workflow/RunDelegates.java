@@ -54,19 +54,11 @@ class RunDelegates {
      * the run's first wait, the only one its starting transaction reaches, while the owner's id is
      * still among the transient start variables (later waits find it gone and grant nothing again).
      * A run that never waits (not admitted, or ended as its last command left) costs no grant: the
-     * engine would insert the row and delete it again in the same transaction. A later wait is
-     * told from the first by its instance, no longer new to the engine's cache: asking it for the
-     * owner's id would load every variable of the run from the database to find none.
+     * engine would insert the row and delete it again in the same transaction.
      */
     @Bean
     ExecutionListener runWaits(CamundaIdentity camunda) {
         return execution -> {
-            org.camunda.bpm.engine.impl.persistence.entity.ExecutionEntity instance =
-                    ((org.camunda.bpm.engine.impl.persistence.entity.ExecutionEntity) execution).getProcessInstance();
-            if (!org.camunda.bpm.engine.impl.context.Context.getCommandContext().getDbEntityManager()
-                    .getDbEntityCache().isTransient(instance)) {
-                return;
-            }
             Object owner = execution.getVariable(ProcessIds.VAR_OWNER_ID);
             if (owner instanceof String ownerId) {
                 camunda.grantRunning(ownerId, execution.getProcessInstanceId());

@@ -55,10 +55,12 @@ final class ModelTurns {
     private final SessionWake wake;
     private final EventBacklog events;
     /**
-     * One reply recorded at a time on this node: replies that waited out the same backlog do not
-     * all come back at once, each as busy as a rules run's reaction.
+     * Replies recorded at once on this node: at most half its cores (one on two), so replies that
+     * waited out the same backlog do not all come back at once and take every core from the
+     * device events that come next.
      */
-    private final java.util.concurrent.Semaphore recording = new java.util.concurrent.Semaphore(1, true);
+    private final java.util.concurrent.Semaphore recording = new java.util.concurrent.Semaphore(
+            Math.max(1, Runtime.getRuntime().availableProcessors() / 2), true);
     private final TransactionTemplate transactions;
     private final ExecutorService workers;
     private final ObjectMapper json;
