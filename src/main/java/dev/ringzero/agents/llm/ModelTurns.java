@@ -210,18 +210,32 @@ final class ModelTurns {
         // A reply that also calls a platform tool or an intent commits the reply first and has
         // those done outside any transaction (the calendar is fetched over HTTP).
         java.util.concurrent.atomic.AtomicReference<Replied> reachesOut = new java.util.concurrent.atomic.AtomicReference<>();
-        once(runId, () -> {
-            reachesOut.set(null);
-            if (!store.replied(runId, turn, answered, latencyMs, clock.instant())) {
-                return; // the turn ended meanwhile (its deadline): the reply only counts as tokens spent
-            }
-            Replied replied = replied(runId, turn);
-            if (outside(turn, replied).isEmpty()) {
-                settle(runId, turn, replied);
-            } else {
-                reachesOut.set(replied);
-            }
-        });
+        try {
+            once(runId, () -> {
+                reachesOut.set(null);
+                if (!store.replied(runId, turn, answered, latencyMs, clock.instant())) {
+                    return; // the turn ended meanwhile (its deadline): the reply only counts as tokens spent
+                }
+                Replied replied = replied(runId, turn);
+                if (outside(turn, replied).isEmpty()) {
+                    settle(runId, turn, replied);
+                } else {
+                    reachesOut.set(replied);
+                }
+            });
+        } catch (RuntimeException e) {
+            // not a conflict that passed (those were tried again): the reply itself cannot be
+            // recorded (the database refused it) or the run's next step failed with it. The turn
+            // ends failed now, saying so, rather than at its deadline as if the model were silent.
+            log.warn("the reply to turn {} of run {} was not recorded", turn, runId, e);
+            once(runId, () -> {
+                if (store.failed(runId, turn, "reply_unrecorded", "the model's reply could not be recorded: "
+                        + rootMessage(e), clock.instant())) {
+                    wake(runId, turn);
+                }
+            });
+            return;
+        }
         if (reachesOut.get() != null) {
             handle(runId, turn, reachesOut.get());
         }
@@ -424,6 +438,14 @@ final class ModelTurns {
         }
         store.handled(subject.runId(), call.turn(), call.seq(), intent.intent(), verdict, reason,
                 content.isEmpty() ? null : content.toString());
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
     }
 
     private JsonNode tree(String text) {

@@ -449,6 +449,19 @@ class LlmAgentTest extends OwnerWithDeskBotTest {
     }
 
     @Test
+    void aReplyTheDatabaseCannotHoldEndsTheRunFailedSayingSo() {
+        // PostgreSQL stores no NUL in text: the reply cannot be recorded, and the run says so at once
+        // instead of waiting out the turn's deadline as if the model had been silent
+        model.then(Reply.answer("good\u0000morning"));
+
+        JsonNode run = ended(Agents.runNow(alice, sayingAgent()));
+
+        assertThat(run.path("status").asText()).isEqualTo("failed");
+        assertThat(run.path("reason").asText()).startsWith("reply_unrecorded: the model's reply could not be recorded");
+        assertThat(bot.invocations()).isEmpty();
+    }
+
+    @Test
     void nothingIsLeftInFlightOnceARunWithAFailingModelHasEnded() {
         model.then(Reply.hangUp());
         String runId = Agents.runNow(alice, sayingAgent());
