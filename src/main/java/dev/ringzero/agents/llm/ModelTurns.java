@@ -100,9 +100,9 @@ final class ModelTurns {
 
     /**
      * After a restart: asks an asked turn again (a model call has no effect), finishes a replied
-     * one, and wakes the run again for a last turn already ready or failed (a turn recorded so
-     * before the record and the wake were one transaction may have lost its wake with the node;
-     * a wake nobody waits for is harmless).
+     * one, and wakes the run again for a last turn already ready or failed (a node of an earlier
+     * version recorded a turn and woke its run in two transactions, and may have stopped between
+     * them; a wake nobody waits for is harmless).
      */
     void resume(SessionStore.Turn turn) {
         if (turn.status() == SessionStore.TurnStatus.ASKED) {
