@@ -83,7 +83,12 @@ class SessionStore {
 
     /** A turn asked of the model, whose wait ends at {@code replyBy} unless it is ready or failed first. */
     void asked(String runId, int turn, String ownerId, Instant at, Instant replyBy) {
-        wroteTurns(runId);
+        Instant asked = stored(at);
+        changeTurns(runId, turns -> {
+            List<Turn> more = new java.util.ArrayList<>(turns);
+            more.add(new Turn(runId, turn, ownerId, TurnStatus.ASKED, asked, null, 0, 0, null, null, null, null));
+            return more;
+        });
         jdbc.sql("insert into rz_llm_turn(run_id, turn, owner_id, status, asked_at, node_id, reply_by) "
                         + "values (?, ?, ?, 'asked', ?, ?, ?)")
                 .params(runId, turn, ownerId, ts(at), node, ts(replyBy)).update();
@@ -130,6 +135,33 @@ class SessionStore {
                 .list()));
     }
 
+    /**
+     * A write of a run's turns or calls changes what this transaction read of them in place, as
+     * the database now holds it (times as stored: rounded to the microsecond), so the turn's later steps
+     * in the transaction read nothing again; one never read stays unread.
+     */
+    private void changeTurns(String runId, java.util.function.UnaryOperator<List<Turn>> change) {
+        reads.<List<Turn>>change(turnsKey(runId), turns -> List.copyOf(change.apply(turns)));
+    }
+
+    private void changeTurn(String runId, int turn, java.util.function.UnaryOperator<Turn> change) {
+        changeTurns(runId, turns -> turns.stream().map(t -> t.turn() == turn ? change.apply(t) : t).toList());
+    }
+
+    private void changeCalls(String runId, java.util.function.UnaryOperator<List<Call>> change) {
+        reads.<List<Call>>change(callsKey(runId), calls -> List.copyOf(change.apply(calls)));
+    }
+
+    private void changeCall(String runId, int turn, int seq, java.util.function.UnaryOperator<Call> change) {
+        changeCalls(runId, calls -> calls.stream().map(c -> c.turn() == turn && c.seq() == seq ? change.apply(c) : c)
+                .toList());
+    }
+
+    /** An instant as PostgreSQL stores it: rounded to the microsecond (SessionStoreReadsTest). */
+    private static Instant stored(Instant at) {
+        return at.plusNanos(500).truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+    }
+
     /** What this transaction read of a run's turns or calls is read again after a write of them. */
     private void wroteTurns(String runId) {
         reads.forget(turnsKey(runId));
@@ -152,8 +184,6 @@ class SessionStore {
      * turn ended meanwhile (its tokens are still counted: they were spent).
      */
     boolean replied(String runId, int turn, ModelReply.Answered reply, int latencyMs, Instant at) {
-        wroteTurns(runId);
-        wroteCalls(runId);
         int moved = jdbc.sql("update rz_llm_turn set status = 'replied', replied_at = ?, tokens_in = ?, tokens_out = ?, "
                         + "latency_ms = ?, reply_text = ? where run_id = ? and turn = ? and status = 'asked'")
                 .params(ts(at), reply.tokensIn(), reply.tokensOut(), latencyMs, reply.text(), runId, turn).update();
@@ -161,10 +191,23 @@ class SessionStore {
             spent(runId, turn, reply.tokensIn(), reply.tokensOut());
             return false;
         }
+        Instant replied = stored(at);
+        changeTurn(runId, turn, t -> new Turn(t.runId(), t.turn(), t.ownerId(), TurnStatus.REPLIED, t.askedAt(),
+                replied, reply.tokensIn(), reply.tokensOut(), latencyMs, reply.text(), t.errorCode(), t.error()));
+        List<Call> added = new java.util.ArrayList<>();
         for (int seq = 0; seq < reply.toolCalls().size(); seq++) {
             ToolCall call = reply.toolCalls().get(seq);
             jdbc.sql("insert into rz_llm_tool_call(run_id, turn, seq, call_id, tool, arguments) values (?, ?, ?, ?, ?, ?)")
                     .params(runId, turn, seq, clip(call.id(), 128), clip(call.name(), 128), call.arguments()).update();
+            added.add(new Call(turn, seq, clip(call.id(), 128), clip(call.name(), 128), null, call.arguments(), null,
+                    null, null, null, false));
+        }
+        if (!added.isEmpty()) {
+            changeCalls(runId, calls -> {
+                List<Call> more = new java.util.ArrayList<>(calls);
+                more.addAll(added);
+                return more;
+            });
         }
         return true;
     }
@@ -178,23 +221,31 @@ class SessionStore {
 
     /** Ends a turn that has no usable reply; false if it was ready or failed already. */
     boolean failed(String runId, int turn, String code, String message, Instant at) {
-        wroteTurns(runId);
-        return jdbc.sql("update rz_llm_turn set status = 'failed', error_code = ?, error = ?, replied_at = "
+        Instant ended = stored(at);
+        boolean moved = jdbc.sql("update rz_llm_turn set status = 'failed', error_code = ?, error = ?, replied_at = "
                         + "coalesce(replied_at, ?), reply_by = null where run_id = ? and turn = ? "
                         + "and status in ('asked', 'replied')")
                 .params(code, clip(message, 500), ts(at), runId, turn).update() == 1;
+        if (moved) {
+            changeTurn(runId, turn, t -> new Turn(t.runId(), t.turn(), t.ownerId(), TurnStatus.FAILED, t.askedAt(),
+                    t.repliedAt() == null ? ended : t.repliedAt(), t.tokensIn(), t.tokensOut(), t.latencyMs(),
+                    t.replyText(), code, clip(message, 500)));
+        }
+        return moved;
     }
 
     /** What ring 0 said of a call before it ran (an envelope about to be submitted). */
     void deciding(String runId, int turn, int seq, String capability, String verdict) {
-        wroteCalls(runId);
+        changeCall(runId, turn, seq, c -> new Call(c.turn(), c.seq(), c.callId(), c.tool(), capability, c.arguments(),
+                verdict, c.reason(), c.actionIndex(), c.result(), c.done()));
         jdbc.sql("update rz_llm_tool_call set capability = ?, verdict = ? where run_id = ? and turn = ? and seq = ?")
                 .params(capability, verdict, runId, turn, seq).update();
     }
 
     /** A call handled here: its verdict, why, and what the model reads back. */
     void handled(String runId, int turn, int seq, String capability, String verdict, String reason, String result) {
-        wroteCalls(runId);
+        changeCall(runId, turn, seq, c -> new Call(c.turn(), c.seq(), c.callId(), c.tool(), capability, c.arguments(),
+                verdict, clip(reason, 500), c.actionIndex(), result, true));
         jdbc.sql("update rz_llm_tool_call set capability = ?, verdict = ?, reason = ?, result = ?, done = true "
                         + "where run_id = ? and turn = ? and seq = ?")
                 .params(capability, verdict, clip(reason, 500), result, runId, turn, seq).update();
@@ -202,7 +253,8 @@ class SessionStore {
 
     /** A device call made a run action: the kernel decides when the run dispatches it. */
     void becameAction(String runId, int turn, int seq, String capability, int actionIndex) {
-        wroteCalls(runId);
+        changeCall(runId, turn, seq, c -> new Call(c.turn(), c.seq(), c.callId(), c.tool(), capability, c.arguments(),
+                "action", c.reason(), actionIndex, c.result(), true));
         jdbc.sql("update rz_llm_tool_call set capability = ?, verdict = 'action', action_idx = ?, done = true "
                         + "where run_id = ? and turn = ? and seq = ?")
                 .params(capability, actionIndex, runId, turn, seq).update();
@@ -210,10 +262,14 @@ class SessionStore {
 
     /** Every call of the turn is handled: the run may go on. */
     boolean ready(String runId, int turn) {
-        wroteTurns(runId);
-        return jdbc.sql("update rz_llm_turn set status = 'ready', reply_by = null where run_id = ? and turn = ? "
+        boolean moved = jdbc.sql("update rz_llm_turn set status = 'ready', reply_by = null where run_id = ? and turn = ? "
                         + "and status = 'replied'")
                 .params(runId, turn).update() == 1;
+        if (moved) {
+            changeTurn(runId, turn, t -> new Turn(t.runId(), t.turn(), t.ownerId(), TurnStatus.READY, t.askedAt(),
+                    t.repliedAt(), t.tokensIn(), t.tokensOut(), t.latencyMs(), t.replyText(), t.errorCode(), t.error()));
+        }
+        return moved;
     }
 
     /** Tokens all of an owner's turns asked since {@code since}. */

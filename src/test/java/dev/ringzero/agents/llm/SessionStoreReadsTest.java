@@ -1,0 +1,63 @@
+package dev.ringzero.agents.llm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
+
+import dev.ringzero.support.PlatformTest;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * A session's writes change what its transaction already read of its turns and tool calls instead
+ * of reading them again: after every step of a turn the transaction's view is exactly what the
+ * database holds.
+ */
+class SessionStoreReadsTest extends PlatformTest {
+
+    @Autowired
+    SessionStore store;
+    @Autowired
+    PlatformTransactionManager transactionManager;
+
+    // nanoseconds: the database keeps microseconds of an instant
+    private final Instant asked = Instant.parse("2026-12-06T10:00:00.123456789Z");
+
+    @Test
+    void aSessionsWritesLeaveItsTransactionSeeingWhatTheDatabaseHolds() {
+        String runId = UUID.randomUUID().toString();
+        AtomicReference<List<SessionStore.Turn>> seenTurns = new AtomicReference<>();
+        AtomicReference<List<SessionStore.Call>> seenCalls = new AtomicReference<>();
+        new TransactionTemplate(transactionManager).executeWithoutResult(status -> {
+            assertThat(store.turns(runId)).isEmpty(); // read: from here on the transaction keeps its copy
+            assertThat(store.calls(runId)).isEmpty();
+            store.asked(runId, 1, "owner-1", asked, asked.plusSeconds(62));
+            assertThat(store.replied(runId, 1, new ModelReply.Answered("Saying hi.", List.of(
+                    new ToolCall("call-" + "x".repeat(200), "speaker__say", "{\"text\":\"hi\"}"),
+                    new ToolCall("call-2", "state__get", "{}")), 120, 30), 2_040, asked.plusMillis(2_040))).isTrue();
+            store.becameAction(runId, 1, 0, "speaker.say", 0);
+            store.deciding(runId, 1, 1, "state.get", "submitting");
+            store.handled(runId, 1, 1, "state.get", "allow", "r".repeat(600), "{\"status\":\"ok\"}");
+            assertThat(store.ready(runId, 1)).isTrue();
+            assertThat(store.ready(runId, 1)).as("ready already").isFalse();
+            store.asked(runId, 2, "owner-1", asked.plusSeconds(3), asked.plusSeconds(65));
+            assertThat(store.failed(runId, 2, "model_error", "m".repeat(600), asked.plusSeconds(4))).isTrue();
+            assertThat(store.failed(runId, 2, "model_timeout", "again", asked.plusSeconds(5))).as("failed already")
+                    .isFalse();
+            seenTurns.set(store.turns(runId));
+            seenCalls.set(store.calls(runId));
+        });
+
+        // outside a transaction every read goes to the database
+        assertThat(seenTurns.get()).isEqualTo(store.turns(runId));
+        assertThat(seenCalls.get()).isEqualTo(store.calls(runId));
+        assertThat(seenTurns.get()).extracting(SessionStore.Turn::status)
+                .containsExactly(SessionStore.TurnStatus.READY, SessionStore.TurnStatus.FAILED);
+        assertThat(seenCalls.get()).extracting(SessionStore.Call::verdict).containsExactly("action", "allow");
+    }
+}
