@@ -7,7 +7,6 @@ import dev.ringzero.dispatch.AnswerListener;
 import dev.ringzero.dispatch.RunWake;
 import dev.ringzero.dispatch.Outcome;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
-import org.camunda.bpm.engine.impl.event.EventType;
 import org.camunda.bpm.engine.impl.persistence.entity.EventSubscriptionEntity;
 import org.springframework.context.annotation.Lazy;
 import org.springframework.stereotype.Component;
@@ -49,16 +48,9 @@ public class RunAnswerWakeups implements RunWake {
             return;
         }
         String message = linkResult(invocationId);
-        // The wait is found by its message's name, which only this invocation's wait has (an
-        // indexed lookup of one subscription), and woken through that subscription, as
-        // RuntimeService#messageEventReceived would after finding it again by name and execution
-        // (a second select per answer). A message correlation would find the same wait through the
-        // engine's general execution query, whose dynamic SQL cost more CPU than all the rest of
-        // the answer's step. No authorization check is skipped: this lane runs as nobody. A late
-        // answer finds no wait and settles nothing.
+        // found by its name (MessageWaits); a late answer finds no wait and settles nothing
         engine.getCommandExecutorTxRequired().execute(context -> {
-            List<EventSubscriptionEntity> waits = context.getEventSubscriptionManager()
-                    .findEventSubscriptionsByNameAndTenantId(EventType.MESSAGE.name(), message, null);
+            List<EventSubscriptionEntity> waits = MessageWaits.named(context, message);
             for (EventSubscriptionEntity wait : waits) {
                 wait.eventReceived(RunVariables.answer(answer), null, null, null, false);
             }

@@ -154,27 +154,11 @@ public class LlmSessions implements ModelSessions {
             }
             case FAILED -> runs.end(runId, RunStatus.FAILED, recorded.errorCode() + ": " + recorded.error(), now);
             default -> {
-                TimeUp timeUp = timeUp(runId, now);
+                ModelTurns.TimeUp timeUp = turns.timeUp(runId, now);
                 store.failed(runId, recorded.turn(), timeUp.code(), timeUp.message(), now);
                 runs.end(runId, RunStatus.FAILED, timeUp.code() + ": " + timeUp.message(), now);
             }
         }
-    }
-
-    /** Why a turn's wait ended unanswered: the model's reply timeout, or the run's maxRunSeconds. */
-    record TimeUp(String code, String message) {
-    }
-
-    TimeUp timeUp(String runId, Instant now) {
-        RunStore.Run run = runs.find(runId).orElseThrow();
-        AgentSpec spec = agents.spec(run.agentId(), run.revision());
-        Instant started = run.startedAt() == null ? run.createdAt() : run.startedAt();
-        boolean overtime = !now.isBefore(started.plusSeconds(spec.budget().maxRunSeconds()));
-        return overtime
-                ? new TimeUp("max_run_seconds", "the run's " + spec.budget().maxRunSeconds()
-                        + " s ran out while the model was thinking")
-                : new TimeUp("model_timeout", "the model did not answer within "
-                        + settings.replyTimeout().toSeconds() + " s");
     }
 
     /**
@@ -186,7 +170,7 @@ public class LlmSessions implements ModelSessions {
      */
     void endOverdueTurns(int limit) {
         for (SessionStore.Overdue overdue : store.overdue(clock.instant(), limit)) {
-            turns.due(overdue.runId(), overdue.turn(), this::timeUp);
+            turns.due(overdue.runId(), overdue.turn());
         }
     }
 

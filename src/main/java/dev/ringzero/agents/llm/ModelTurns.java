@@ -170,11 +170,7 @@ final class ModelTurns {
         ModelReply reply = model.ask(call);
         int latencyMs = (int) ((System.nanoTime() - started) / 1_000_000);
         if (reply instanceof ModelReply.Failed failed) {
-            once(runId, () -> {
-                if (store.failed(runId, turn, failed.code(), failed.message(), clock.instant())) {
-                    wake(runId, turn);
-                }
-            });
+            fail(runId, turn, failed.code(), failed.message());
             return;
         }
         ModelReply.Answered answered = (ModelReply.Answered) reply;
@@ -228,12 +224,8 @@ final class ModelTurns {
             // recorded (the database refused it) or the run's next step failed with it. The turn
             // ends failed now, saying so, rather than at its deadline as if the model were silent.
             log.warn("the reply to turn {} of run {} was not recorded", turn, runId, e);
-            once(runId, () -> {
-                if (store.failed(runId, turn, "reply_unrecorded", "the model's reply could not be recorded: "
-                        + rootMessage(e), clock.instant())) {
-                    wake(runId, turn);
-                }
-            });
+            fail(runId, turn, "reply_unrecorded", "the model's reply could not be recorded: "
+                    + OpenAiCompatibleModel.rootMessage(e));
             return;
         }
         if (reachesOut.get() != null) {
@@ -244,19 +236,49 @@ final class ModelTurns {
     /** How soon the sweep tries again to wake a run that could not be woken (its instance suspended). */
     private static final java.time.Duration WAKE_AGAIN = java.time.Duration.ofSeconds(5);
 
-    /** Wakes the run for a turn just ready or failed, in the caller's transaction; a held wait is left to the sweep. */
-    private void wake(String runId, int turn) {
-        if (!wake.turnDone(runId, turn)) {
-            store.wakeAgain(runId, turn, clock.instant().plus(WAKE_AGAIN));
+    /**
+     * Wakes the run for a turn just ready or failed, in the caller's transaction; a held wait is
+     * left to the sweep. True if the run was woken (or nothing waits any more).
+     */
+    private boolean wake(String runId, int turn) {
+        if (wake.turnDone(runId, turn)) {
+            return true;
         }
+        store.wakeAgain(runId, turn, clock.instant().plus(WAKE_AGAIN));
+        return false;
+    }
+
+    /** Ends a turn without a usable reply and wakes its run, in one transaction. */
+    private void fail(String runId, int turn, String code, String message) {
+        once(runId, () -> {
+            if (store.failed(runId, turn, code, message, clock.instant())) {
+                wake(runId, turn);
+            }
+        });
+    }
+
+    /** Why a turn's wait ended unanswered: the model's reply timeout, or the run's maxRunSeconds. */
+    record TimeUp(String code, String message) {
+    }
+
+    TimeUp timeUp(String runId, java.time.Instant now) {
+        RunStore.Run run = runs.find(runId).orElseThrow();
+        AgentSpec spec = agents.spec(run.agentId(), run.revision());
+        java.time.Instant started = run.startedAt() == null ? run.createdAt() : run.startedAt();
+        boolean overtime = !now.isBefore(started.plusSeconds(spec.budget().maxRunSeconds()));
+        return overtime
+                ? new TimeUp("max_run_seconds", "the run's " + spec.budget().maxRunSeconds()
+                        + " s ran out while the model was thinking")
+                : new TimeUp("model_timeout", "the model did not answer within "
+                        + settings.replyTimeout().toSeconds() + " s");
     }
 
     /**
      * A turn due (the sweep of {@link LlmSessions#endOverdueTurns}): one still asked or replied is
-     * past its deadline, and is recorded failed with the reason {@code why} gives; then its run is
-     * woken, all in one transaction. A turn already ready or failed only needed its wake.
+     * past its deadline, and is recorded failed with the reason {@link #timeUp} gives; then its run
+     * is woken, all in one transaction. A turn already ready or failed only needed its wake.
      */
-    void due(String runId, int turn, java.util.function.BiFunction<String, java.time.Instant, LlmSessions.TimeUp> why) {
+    void due(String runId, int turn) {
         try {
             once(runId, () -> {
                 java.time.Instant now = clock.instant();
@@ -267,13 +289,11 @@ final class ModelTurns {
                 boolean unfinished = recorded.status() == SessionStore.TurnStatus.ASKED
                         || recorded.status() == SessionStore.TurnStatus.REPLIED;
                 if (unfinished) {
-                    LlmSessions.TimeUp timeUp = why.apply(runId, now);
+                    TimeUp timeUp = timeUp(runId, now);
                     store.failed(runId, turn, timeUp.code(), timeUp.message(), now);
                 }
-                if (!wake.turnDone(runId, turn)) {
-                    store.wakeAgain(runId, turn, now.plus(WAKE_AGAIN));
-                } else if (!unfinished) {
-                    store.woken(runId, turn);
+                if (wake(runId, turn) && !unfinished) {
+                    store.woken(runId, turn); // failed() cleared an unfinished turn's reply_by already
                 }
             });
         } catch (RuntimeException e) {
@@ -438,14 +458,6 @@ final class ModelTurns {
         }
         store.handled(subject.runId(), call.turn(), call.seq(), intent.intent(), verdict, reason,
                 content.isEmpty() ? null : content.toString());
-    }
-
-    private static String rootMessage(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
     }
 
     private JsonNode tree(String text) {

@@ -150,7 +150,8 @@ final class OpenAiCompatibleModel implements Model {
         return false;
     }
 
-    private static String rootMessage(Throwable e) {
+    /** The message of what caused {@code e} in the end (its class's name if it has none). */
+    static String rootMessage(Throwable e) {
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();

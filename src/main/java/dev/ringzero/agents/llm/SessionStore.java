@@ -137,8 +137,8 @@ class SessionStore {
 
     /**
      * A write of a run's turns or calls changes what this transaction read of them in place, as
-     * the database now holds it (times as stored: rounded to the microsecond), so the turn's later steps
-     * in the transaction read nothing again; one never read stays unread.
+     * the database now holds it (times as stored: rounded to the microsecond), so the turn's later
+     * steps in the transaction read nothing again; one never read stays unread.
      */
     private void changeTurns(String runId, java.util.function.UnaryOperator<List<Turn>> change) {
         reads.<List<Turn>>change(turnsKey(runId), turns -> List.copyOf(change.apply(turns)));
@@ -162,13 +162,9 @@ class SessionStore {
         return at.plusNanos(500).truncatedTo(java.time.temporal.ChronoUnit.MICROS);
     }
 
-    /** What this transaction read of a run's turns or calls is read again after a write of them. */
+    /** What this transaction read of a run's turns is read again (a write the copy cannot follow). */
     private void wroteTurns(String runId) {
         reads.forget(turnsKey(runId));
-    }
-
-    private void wroteCalls(String runId) {
-        reads.forget(callsKey(runId));
     }
 
     private static String turnsKey(String runId) {
