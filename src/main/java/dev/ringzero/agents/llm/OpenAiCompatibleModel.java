@@ -6,39 +6,35 @@ import java.net.http.HttpTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.micrometer.observation.ObservationRegistry;
-import org.springframework.ai.chat.messages.AssistantMessage;
-import org.springframework.ai.chat.messages.SystemMessage;
-import org.springframework.ai.chat.messages.ToolResponseMessage;
-import org.springframework.ai.chat.messages.UserMessage;
-import org.springframework.ai.chat.metadata.Usage;
-import org.springframework.ai.chat.model.ChatResponse;
-import org.springframework.ai.chat.prompt.Prompt;
-import org.springframework.ai.model.tool.ToolCallingManager;
-import org.springframework.ai.openai.OpenAiChatModel;
-import org.springframework.ai.openai.OpenAiChatOptions;
 import org.springframework.ai.openai.api.OpenAiApi;
+import org.springframework.ai.openai.api.OpenAiApi.ChatCompletion;
+import org.springframework.ai.openai.api.OpenAiApi.ChatCompletionMessage;
+import org.springframework.ai.openai.api.OpenAiApi.ChatCompletionMessage.ChatCompletionFunction;
+import org.springframework.ai.openai.api.OpenAiApi.ChatCompletionMessage.Role;
+import org.springframework.ai.openai.api.OpenAiApi.ChatCompletionRequest;
+import org.springframework.ai.openai.api.OpenAiApi.FunctionTool;
 import org.springframework.ai.retry.NonTransientAiException;
 import org.springframework.ai.retry.TransientAiException;
-import org.springframework.ai.tool.ToolCallback;
-import org.springframework.ai.tool.definition.ToolDefinition;
+import org.springframework.http.ResponseEntity;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
-import org.springframework.retry.support.RetryTemplate;
 import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientException;
 
 /**
  * The {@link Model} on any OpenAI-compatible chat-completions endpoint, through Spring AI's OpenAI
- * client. Spring AI's own tool execution is off and it never retries: a tool call comes back to the
- * session, which asks ring 0 before anything runs, and a failed turn is the session's to judge.
+ * client ({@link OpenAiApi}, the chat-completions API itself). Not through its {@code ChatModel}:
+ * that layer's tool execution and retries are what a session must not have (a tool call comes back
+ * to the session, which asks ring 0 before anything runs; a failed turn is the session's to judge),
+ * and its merging of options by reflection cost a session more CPU than the HTTP exchange (issue
+ * 18's profile: 58 % of a turn's model call).
  */
 final class OpenAiCompatibleModel implements Model {
 
     /** Where a server reports no usage, about four characters make a token. */
     private static final int CHARS_PER_TOKEN = 4;
 
-    private final OpenAiChatModel chat;
+    private final OpenAiApi api;
     private final String model;
     private final long replySeconds;
 
@@ -47,26 +43,20 @@ final class OpenAiCompatibleModel implements Model {
                 .followRedirects(HttpClient.Redirect.NEVER).build();
         JdkClientHttpRequestFactory requests = new JdkClientHttpRequestFactory(http);
         requests.setReadTimeout(settings.replyTimeout());
-        OpenAiApi api = OpenAiApi.builder().baseUrl(settings.baseUrl())
+        // its default error handler names a refusal: TransientAiException (5xx), NonTransientAiException (4xx)
+        this.api = OpenAiApi.builder().baseUrl(settings.baseUrl())
                 .apiKey(settings.apiKey().isEmpty() ? "none" : settings.apiKey())
                 .restClientBuilder(RestClient.builder().requestFactory(requests)).build();
         this.model = settings.model();
         this.replySeconds = settings.replyTimeout().toSeconds();
-        this.chat = OpenAiChatModel.builder().openAiApi(api)
-                .defaultOptions(OpenAiChatOptions.builder().model(model).internalToolExecutionEnabled(false).build())
-                .toolCallingManager(ToolCallingManager.builder().build())
-                .retryTemplate(RetryTemplate.builder().maxAttempts(1).build())
-                .observationRegistry(ObservationRegistry.NOOP).build();
     }
 
     @Override
     public ModelReply ask(ModelCall call) {
-        OpenAiChatOptions options = OpenAiChatOptions.builder().model(model).internalToolExecutionEnabled(false)
-                .maxTokens(call.maxTokens())
-                .toolCallbacks(call.tools().stream().map(OpenAiCompatibleModel::definitionOnly).toList()).build();
-        ChatResponse response;
+        ChatCompletion completion;
         try {
-            response = chat.call(new Prompt(messages(call.messages()), options));
+            ResponseEntity<ChatCompletion> response = api.chatCompletionEntity(request(call));
+            completion = response == null ? null : response.getBody();
         } catch (ResourceAccessException e) {
             return timedOut(e) ? new ModelReply.Failed("model_timeout", "the model did not answer within "
                     + replySeconds + " s")
@@ -74,68 +64,69 @@ final class OpenAiCompatibleModel implements Model {
         } catch (NonTransientAiException | TransientAiException e) {
             return new ModelReply.Failed("model_error", "the model server refused the turn: " + shorten(e.getMessage()));
         } catch (RestClientException | IllegalStateException | IllegalArgumentException | NullPointerException e) {
-            // an answer that is not a chat completion (HTML, truncated JSON, no choices, ...)
+            // an answer that is not a chat completion (HTML, truncated JSON, ...)
             return new ModelReply.Failed("model_garbage", "the model server's answer is not a chat completion: "
                     + shorten(rootMessage(e)));
         }
-        if (response == null || response.getResult() == null || response.getResult().getOutput() == null) {
+        if (completion == null || completion.choices() == null || completion.choices().isEmpty()
+                || completion.choices().get(0) == null || completion.choices().get(0).message() == null) {
             return new ModelReply.Failed("model_garbage", "the model server's answer has no message");
         }
-        AssistantMessage output = response.getResult().getOutput();
-        List<ToolCall> calls = output.getToolCalls().stream()
-                .map(asked -> new ToolCall(asked.id(), asked.name(), asked.arguments())).toList();
-        String text = output.getText() == null ? "" : output.getText();
-        Usage usage = response.getMetadata() == null ? null : response.getMetadata().getUsage();
-        int in = usage == null || usage.getPromptTokens() == null ? 0 : usage.getPromptTokens();
-        int out = usage == null || usage.getCompletionTokens() == null ? 0 : usage.getCompletionTokens();
+        ChatCompletionMessage output = completion.choices().get(0).message();
+        List<ToolCall> calls = new ArrayList<>();
+        if (output.toolCalls() != null) {
+            for (ChatCompletionMessage.ToolCall asked : output.toolCalls()) {
+                if (asked == null || asked.function() == null) {
+                    return new ModelReply.Failed("model_garbage", "the model server's answer has a tool call "
+                            + "without a function");
+                }
+                calls.add(new ToolCall(asked.id(), asked.function().name(), asked.function().arguments()));
+            }
+        }
+        String text = output.content() == null ? "" : output.content();
+        OpenAiApi.Usage usage = completion.usage();
+        int in = usage == null || usage.promptTokens() == null ? 0 : usage.promptTokens();
+        int out = usage == null || usage.completionTokens() == null ? 0 : usage.completionTokens();
         if (in == 0 && out == 0) {
             in = estimate(call.messages().toString());
             out = estimate(text + calls);
         }
-        return new ModelReply.Answered(text, calls, in, out);
+        return new ModelReply.Answered(text, List.copyOf(calls), in, out);
     }
 
-    private static List<org.springframework.ai.chat.messages.Message> messages(List<Message> conversation) {
-        List<org.springframework.ai.chat.messages.Message> messages = new ArrayList<>();
-        List<ToolResponseMessage.ToolResponse> results = new ArrayList<>();
+    /** The chat-completions request: the conversation, the tools, the ceiling; nothing streamed. */
+    private ChatCompletionRequest request(ModelCall call) {
+        List<FunctionTool> tools = call.tools().isEmpty() ? null
+                : call.tools().stream().map(OpenAiCompatibleModel::definition).toList();
+        return new ChatCompletionRequest(messages(call.messages()), model, null, null, null, null, null, null,
+                call.maxTokens(), null, null, null, null, null, null, null, null, null, false, null, null, null,
+                tools, null, null, null, null, null, null, null, null, null);
+    }
+
+    private static List<ChatCompletionMessage> messages(List<Message> conversation) {
+        List<ChatCompletionMessage> messages = new ArrayList<>(conversation.size());
         for (Message message : conversation) {
-            if (!(message instanceof Message.ToolResult) && !results.isEmpty()) {
-                messages.add(ToolResponseMessage.builder().responses(List.copyOf(results)).build());
-                results.clear();
-            }
             if (message instanceof Message.System system) {
-                messages.add(new SystemMessage(system.text()));
+                messages.add(new ChatCompletionMessage(system.text(), Role.SYSTEM));
             } else if (message instanceof Message.User user) {
-                messages.add(new UserMessage(user.text()));
+                messages.add(new ChatCompletionMessage(user.text(), Role.USER));
             } else if (message instanceof Message.Assistant assistant) {
-                messages.add(AssistantMessage.builder().content(assistant.text())
-                        .toolCalls(assistant.toolCalls().stream().map(call -> new AssistantMessage.ToolCall(call.id(),
-                                "function", call.name(), call.arguments())).toList()).build());
+                List<ChatCompletionMessage.ToolCall> asked = assistant.toolCalls().isEmpty() ? null
+                        : assistant.toolCalls().stream().map(call -> new ChatCompletionMessage.ToolCall(call.id(),
+                                "function", new ChatCompletionFunction(call.name(), call.arguments()))).toList();
+                messages.add(new ChatCompletionMessage(assistant.text(), Role.ASSISTANT, null, null, asked, null, null,
+                        null, null));
             } else if (message instanceof Message.ToolResult result) {
-                results.add(new ToolResponseMessage.ToolResponse(result.callId(), result.name(), result.content()));
+                messages.add(new ChatCompletionMessage(result.content(), Role.TOOL, result.name(), result.callId(),
+                        null, null, null, null, null));
             }
-        }
-        if (!results.isEmpty()) {
-            messages.add(ToolResponseMessage.builder().responses(List.copyOf(results)).build());
         }
         return messages;
     }
 
-    /** A tool the model may ask for; never called here (internal tool execution is off). */
-    private static ToolCallback definitionOnly(ToolSpec tool) {
-        ToolDefinition definition = ToolDefinition.builder().name(tool.name()).description(tool.description())
-                .inputSchema(tool.inputSchema()).build();
-        return new ToolCallback() {
-            @Override
-            public ToolDefinition getToolDefinition() {
-                return definition;
-            }
-
-            @Override
-            public String call(String arguments) {
-                throw new IllegalStateException("RingZero runs tools itself, after the kernel's verdict");
-            }
-        };
+    /** A tool the model may ask for; RingZero runs it itself, after the kernel's verdict. */
+    private static FunctionTool definition(ToolSpec tool) {
+        return new FunctionTool(new FunctionTool.Function(tool.description(), tool.name(), tool.inputSchema()));
     }
 
     private static boolean timedOut(Throwable e) {

@@ -88,6 +88,19 @@ class LlmAgentTest extends OwnerWithDeskBotTest {
                 assertThat(invocation.params()).containsEntry("text", "Good morning"));
         // the model saw exactly the allowlist, and read back the state and the device's answer
         assertThat(model.requests().get(0).toolNames()).containsExactly("speaker__say", "state__get");
+        // on the wire as chat completions: a function's parameters are its JSON Schema, a tool's result
+        // names the call it answers, the model's own earlier turn is sent back with its calls
+        JsonNode say = model.requests().get(0).body().path("tools").get(0);
+        assertThat(say.path("type").asText()).isEqualTo("function");
+        assertThat(say.at("/function/parameters/properties").has("text")).isTrue();
+        List<JsonNode> second = model.requests().get(1).messages();
+        JsonNode askedBack = second.stream().filter(m -> m.path("role").asText().equals("assistant")).findFirst()
+                .orElseThrow();
+        assertThat(askedBack.path("tool_calls").findValuesAsText("name")).containsExactly("state__get", "speaker__say");
+        assertThat(second.stream().filter(m -> m.path("role").asText().equals("tool"))
+                .map(m -> m.path("tool_call_id").asText()).toList())
+                .containsExactlyElementsOf(askedBack.path("tool_calls").findValuesAsText("id"));
+        assertThat(model.requests().get(1).body().path("stream").asBoolean(true)).isFalse();
         List<JsonNode> results = model.requests().get(1).toolResults();
         assertThat(results).hasSize(2);
         assertThat(results.get(0).path("outcome").asText()).isEqualTo("allow");
@@ -446,6 +459,28 @@ class LlmAgentTest extends OwnerWithDeskBotTest {
 
         assertThat(run.path("status").asText()).isEqualTo("failed");
         assertThat(run.path("reason").asText()).startsWith("model_garbage");
+    }
+
+    @Test
+    void aChatCompletionWithoutAMessageIsGarbage() {
+        model.then(Reply.raw(200, "{\"id\":\"x\",\"object\":\"chat.completion\",\"choices\":[]}"));
+
+        JsonNode run = ended(Agents.runNow(alice, sayingAgent()));
+
+        assertThat(run.path("status").asText()).isEqualTo("failed");
+        assertThat(run.path("reason").asText()).isEqualTo("model_garbage: the model server's answer has no message");
+    }
+
+    @Test
+    void aToolCallWithoutAFunctionIsGarbage() {
+        model.then(Reply.raw(200, "{\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
+                + "\"tool_calls\":[{\"id\":\"c1\",\"type\":\"function\"}]}}]}"));
+
+        JsonNode run = ended(Agents.runNow(alice, sayingAgent()));
+
+        assertThat(run.path("status").asText()).isEqualTo("failed");
+        assertThat(run.path("reason").asText()).startsWith("model_garbage").contains("without a function");
+        assertThat(bot.invocations()).isEmpty();
     }
 
     @Test
