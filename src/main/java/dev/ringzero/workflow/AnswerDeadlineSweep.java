@@ -1,6 +1,8 @@
 package dev.ringzero.workflow;
 
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 
 import dev.ringzero.agents.runs.AgentRuns;
 import dev.ringzero.agents.runs.RunStore;
@@ -11,39 +13,72 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The deadline of commands no process waits for ({@code EndEvent_CommandLeft}): one sweep per node,
- * every second, instead of a timer job per command. An overdue command is {@code unknown}, never
- * retried, and its run finishes. Each settles in a transaction of its own behind a conditional
- * update, so the answer arriving at that moment, or another node's sweep, settles it once. It runs
- * whatever {@code ringzero.runs.detach-last-command} says now: commands detached before a restart
- * with the setting turned off are still settled (with none, a sweep is one indexed select).
+ * The deadline of sent commands: one sweep per node, every second, instead of a timer job per
+ * command.
+ *
+ * <ul>
+ * <li>A command no process waits for ({@code EndEvent_CommandLeft}) whose answer is overdue is
+ * {@code unknown}, never retried, and its run finishes. It runs whatever
+ * {@code ringzero.runs.detach-last-command} says now: commands detached before a restart with the
+ * setting turned off are still settled.</li>
+ * <li>A command a process waits for ({@code Catch_LinkResult}) whose answer is overdue has its wait
+ * woken with no answer, and the process's step records it ({@link RunAnswerWakeups#deadlinePassed}).
+ * A suspended instance is not woken: its command stays due, tried again every few seconds, and the
+ * wait is woken once the instance is active again.</li>
+ * </ul>
+ * Each settles in a transaction of its own behind a conditional update or the engine's optimistic
+ * lock, so the answer arriving at that moment, or another node's sweep, settles it once. With
+ * nothing sent, a sweep is two indexed selects.
  */
 @Component
 class AnswerDeadlineSweep {
 
     private static final Logger log = LoggerFactory.getLogger(AnswerDeadlineSweep.class);
     private static final int PER_SWEEP = 200;
+    /** How soon a suspended run's overdue command is looked at again. */
+    static final Duration SUSPENDED_AGAIN = Duration.ofSeconds(5);
 
     private final AgentRuns runs;
     private final QueuedTurns turns;
+    private final RunAnswerWakeups waits;
     private final TransactionTemplate transactions;
     private final Clock clock;
 
-    AnswerDeadlineSweep(AgentRuns runs, QueuedTurns turns, TransactionTemplate transactions, Clock clock) {
+    AnswerDeadlineSweep(AgentRuns runs, QueuedTurns turns, RunAnswerWakeups waits, TransactionTemplate transactions,
+            Clock clock) {
         this.runs = runs;
         this.turns = turns;
+        this.waits = waits;
         this.transactions = transactions;
         this.clock = clock;
     }
 
     @Scheduled(fixedDelayString = "${ringzero.runs.answer-sweep-every:1000}")
     void sweep() {
-        for (RunStore.Unawaited overdue : runs.overdueAnswers(clock.instant(), PER_SWEEP)) {
+        Instant now = clock.instant();
+        for (RunStore.Unawaited overdue : runs.overdueAnswers(now, PER_SWEEP)) {
             try {
                 transactions.executeWithoutResult(status -> runs.overdue(overdue.runId(), overdue.invocationId())
                         .ifPresent(turns::turnCame));
             } catch (RuntimeException e) {
                 // tried again at the next sweep: the row stays overdue until settled
+                log.info("the overdue command {} of run {} was not settled yet: {}", overdue.invocationId(),
+                        overdue.runId(), e.toString());
+            }
+        }
+        for (RunStore.Awaited overdue : runs.overdueAwaited(now, PER_SWEEP)) {
+            try {
+                transactions.executeWithoutResult(status -> {
+                    switch (waits.deadlinePassed(overdue.invocationId())) {
+                        case WOKEN -> { } // its step settled the action, which cleared the deadline
+                        case SUSPENDED -> runs.awaitedBy(overdue.runId(), overdue.invocationId(),
+                                clock.instant().plus(SUSPENDED_AGAIN));
+                        case GONE -> runs.awaitedBy(overdue.runId(), overdue.invocationId(), null);
+                    }
+                });
+            } catch (RuntimeException e) {
+                // an answer woke the same wait at that moment, or the step failed: tried again at
+                // the next sweep, when the record says whether the action is settled
                 log.info("the overdue command {} of run {} was not settled yet: {}", overdue.invocationId(),
                         overdue.runId(), e.toString());
             }

@@ -86,9 +86,8 @@ class RunDelegates {
             transient_(execution, RunVariables.WAITING, Variables.booleanValue(step.waiting(), true));
             transient_(execution, RunVariables.DETACHED, Variables.booleanValue(step.detached(), true));
             if (step.sent()) {
+                // its deadline is the record's (rz_run_action.awaited_by), which the node's sweep watches
                 transient_(execution, RunVariables.INVOCATION, Variables.stringValue(step.invocationId(), true));
-                transient_(execution, RunVariables.ANSWER_DEADLINE,
-                        Variables.dateValue(Date.from(step.answerDeadline()), true));
             } else if (step.waiting()) {
                 transient_(execution, RunVariables.RUN_DEADLINE,
                         Variables.dateValue(Date.from(step.runDeadline()), true));

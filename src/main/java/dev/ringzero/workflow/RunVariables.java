@@ -24,13 +24,12 @@ final class RunVariables {
     static final String ELIGIBLE_AT = "eligibleAt";
     /** action, timed_out or done: what the run does next. */
     static final String NEXT = "next";
-    /** The action left for the device: wait for its answer until {@link #ANSWER_DEADLINE}. */
+    /** The action left for the device: wait for its answer (or for the sweep at its deadline). */
     static final String SENT = "sent";
     /** The action waits for the gadget's speaker, at most until {@link #RUN_DEADLINE}. */
     static final String WAITING = "waiting";
     /** Sent, and nothing after it waits for the answer: the run's instance ends, the record settles. */
     static final String DETACHED = "detached";
-    static final String ANSWER_DEADLINE = "answerDeadline";
     /** The invocation just sent: names the message its wait listens for (Message_LinkResult). */
     static final String INVOCATION = "invocation";
     /** The device's answer, handed over by the correlation that wakes the wait (AgentRuns.Answer). */

@@ -88,6 +88,29 @@ class AgentRunProcessTest {
         return outcome;
     }
 
+    private RunAnswerWakeups.Deadline deadlinePassed(String invocationId) {
+        return new RunAnswerWakeups((org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl)
+                processEngine().getProcessEngineConfiguration(), runs, new QueuedTurns(runtimeService()))
+                .deadlinePassed(invocationId);
+    }
+
+    @Test
+    void aSuspendedRunsOverdueCommandIsNotWokenUntilItIsActiveAgain() {
+        when(runs.next(RUN)).thenReturn(AgentRuns.Next.ACTION, AgentRuns.Next.DONE);
+        sends("inv-1");
+        ProcessInstance run = start(RunStatus.ADMITTED);
+        runtimeService().suspendProcessInstanceById(run.getId());
+
+        assertThat(deadlinePassed("inv-1")).isEqualTo(RunAnswerWakeups.Deadline.SUSPENDED);
+        assertThat(run).isWaitingAt("Catch_LinkResult");
+        verify(runs, never()).settle(eq(RUN), any());
+
+        runtimeService().activateProcessInstanceById(run.getId());
+        assertThat(deadlinePassed("inv-1")).isEqualTo(RunAnswerWakeups.Deadline.WOKEN);
+        assertThat(run).isEnded().hasPassed("Task_RecordOutcome", "EndEvent_RunFinished");
+        verify(runs).settle(RUN, null);
+    }
+
     @Test
     void aDetachedLastCommandEndsTheInstanceAsItLeavesAndItsAnswerSettlesTheRecord() {
         when(runs.next(RUN)).thenReturn(AgentRuns.Next.ACTION);
@@ -113,12 +136,12 @@ class AgentRunProcessTest {
         when(runs.next(RUN)).thenReturn(AgentRuns.Next.ACTION, AgentRuns.Next.ACTION, AgentRuns.Next.DONE);
         sends("inv-1");
         ProcessInstance run = start(RunStatus.ADMITTED);
-        assertThat(run).isWaitingAt("Gateway_AwaitAnswer");
+        assertThat(run).isWaitingAt("Catch_LinkResult");
         verify(camunda).grantRunning("alice", run.getId());
 
         sends("inv-2");
         answer("inv-1");
-        assertThat(run).isWaitingAt("Gateway_AwaitAnswer"); // the second command's wait
+        assertThat(run).isWaitingAt("Catch_LinkResult"); // the second command's wait
         answer("inv-2");
 
         assertThat(run).isEnded();
@@ -142,7 +165,7 @@ class AgentRunProcessTest {
         when(runs.answeredUnawaited(eq(RUN), eq("inv-1"), any())).thenReturn(AgentRuns.DetachedAnswer.NOT_DETACHED);
         sends("inv-1");
         ProcessInstance run = start(RunStatus.ADMITTED);
-        assertThat(run).isWaitingAt("Gateway_AwaitAnswer");
+        assertThat(run).isWaitingAt("Catch_LinkResult");
 
         answer("inv-1");
 
@@ -161,7 +184,7 @@ class AgentRunProcessTest {
         answer("inv-1");
 
         // the record said detached: the engine's wait (here, by a mock's word) is not touched
-        assertThat(run).isWaitingAt("Gateway_AwaitAnswer");
+        assertThat(run).isWaitingAt("Catch_LinkResult");
         verify(runs, never()).settle(eq(RUN), any());
     }
 
@@ -217,15 +240,16 @@ class AgentRunProcessTest {
         ProcessInstance run = start(RunStatus.ADMITTED);
 
         // the agent's id is the only stored variable: the wait knows its invocation by its message's name
-        assertThat(run).isWaitingAt("Gateway_AwaitAnswer").variables().containsOnlyKeys(ProcessIds.VAR_AGENT_ID);
+        assertThat(run).isWaitingAt("Catch_LinkResult").variables().containsOnlyKeys(ProcessIds.VAR_AGENT_ID);
         assertThat(runtimeService().createEventSubscriptionQuery().processInstanceId(run.getId()).singleResult()
                 .getEventName()).isEqualTo("linkResult:inv-1");
-        assertThat(job(run).getDuedate().toInstant()).isEqualTo(later.truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
+        // no timer job: the command's deadline is its record's, swept by the node
+        assertThat(managementService().createJobQuery().processInstanceId(run.getId()).count()).isZero();
         answer("inv-0"); // another invocation's answer
-        assertThat(run).isWaitingAt("Gateway_AwaitAnswer");
+        assertThat(run).isWaitingAt("Catch_LinkResult");
         Outcome outcome = answer("inv-1");
         assertThat(run).isEnded().hasPassed("Catch_LinkResult", "Task_RecordOutcome", "Task_FinishRun",
-                "EndEvent_RunFinished").hasNotPassed("Catch_AnswerDeadline", "Task_RunTimedOut");
+                "EndEvent_RunFinished").hasNotPassed("Task_RunTimedOut");
         verify(runs).settle(RUN, AgentRuns.Answer.of(outcome)); // the answer is handed over, not read again
         verify(runs).prepare(RUN, true); // admitted in the same transaction: recorded running already
     }
@@ -236,10 +260,13 @@ class AgentRunProcessTest {
         sends("inv-1");
         ProcessInstance run = start(RunStatus.ADMITTED);
 
-        execute(job(run)); // Catch_AnswerDeadline
+        assertThat(deadlinePassed("inv-0")).isEqualTo(RunAnswerWakeups.Deadline.GONE); // no such wait
+        assertThat(run).isWaitingAt("Catch_LinkResult");
 
-        assertThat(run).isEnded().hasPassed("Catch_AnswerDeadline", "Task_RecordOutcome", "Task_RunTimedOut",
-                "Task_FinishRun").hasNotPassed("Catch_LinkResult");
+        assertThat(deadlinePassed("inv-1")).isEqualTo(RunAnswerWakeups.Deadline.WOKEN); // the sweep, at awaited_by
+
+        assertThat(run).isEnded().hasPassed("Catch_LinkResult", "Task_RecordOutcome", "Task_RunTimedOut",
+                "Task_FinishRun");
         verify(runs).settle(RUN, null);
         verify(runs).timedOut(RUN);
     }
@@ -251,7 +278,7 @@ class AgentRunProcessTest {
                 new AgentRuns.DispatchStep(true, false, "inv-2", later, later));
         ProcessInstance run = start(RunStatus.ADMITTED);
 
-        assertThat(run).isWaitingAt("Gateway_AwaitAnswer");
+        assertThat(run).isWaitingAt("Catch_LinkResult");
         answer("inv-2");
         assertThat(run).isEnded().hasPassed("EndEvent_RunFinished");
     }

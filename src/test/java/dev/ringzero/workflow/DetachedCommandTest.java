@@ -26,6 +26,10 @@ class DetachedCommandTest extends OwnerWithDeskBotTest {
     RuntimeService runtime;
     @Autowired
     HistoryService history;
+    @Autowired
+    org.camunda.bpm.engine.ManagementService management;
+    @Autowired
+    org.springframework.jdbc.core.simple.JdbcClient jdbc;
 
     @Test
     void theAnswerSettlesARunWhoseInstanceEndedAsItsCommandLeft() {
@@ -76,6 +80,32 @@ class DetachedCommandTest extends OwnerWithDeskBotTest {
         assertThat(instances(runId)).as("the first command's answer is awaited by the process").isEqualTo(1);
         bot.setSilent(false);
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> instances(runId) == 0);
+    }
+
+    @Test
+    void anAwaitedCommandNobodyAnswersIsSweptUnknownWithNoTimerJobAndTheRunGoesOn() {
+        String agent = Agents.create(alice, Agents.imuReadTwice(bot.gadgetId(), "imu", "parallel"));
+        bot.setSilent(true); // imu.read's deadline is 2 s
+
+        String runId = Agents.runNow(alice, agent);
+
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> bot.invocations().size() == 1);
+        String instance = runtime.createProcessInstanceQuery().processInstanceBusinessKey(runId).singleResult().getId();
+        assertThat(runtime.createEventSubscriptionQuery().processInstanceId(instance).singleResult().getActivityId())
+                .isEqualTo("Catch_LinkResult");
+        assertThat(management.createJobQuery().processInstanceId(instance).count())
+                .as("the deadline is the record's, swept by the node: no timer job").isZero();
+        assertThat(jdbc.sql("select awaited_by from rz_run_action where run_id = ? and idx = 0").param(runId)
+                .query(java.sql.Timestamp.class).single()).isNotNull();
+        // the sweep wakes the first command's wait: unknown, never sent again; the second is sent
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> bot.invocations().size() == 2);
+        bot.setSilent(false);
+        Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> !"running".equals(Agents.run(alice, runId).path("status").asText()));
+        assertThat(Agents.run(alice, runId).at("/actions/0/outcome").asText()).isEqualTo("unknown");
+        assertThat(jdbc.sql("select count(*) from rz_run_action where run_id = ? and awaited_by is not null")
+                .param(runId).query(Integer.class).single()).as("settled actions are no longer watched").isZero();
+        assertThat(bot.invocations()).hasSize(2);
     }
 
     private long instances(String runId) {

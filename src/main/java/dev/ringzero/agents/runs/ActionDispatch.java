@@ -94,7 +94,7 @@ final class ActionDispatch {
             Instant runDeadline = progress.deadline(run);
             Instant answerBy = answerDeadline(sent.deadline(), runDeadline);
             boolean detached = detaches(run, action);
-            runs.actionSent(runId, action.index(), sent.invocationId(), detached ? answerBy : null);
+            runs.actionSent(runId, action.index(), sent.invocationId(), answerBy, detached);
             speaker.sent(sent.invocationId(), action, turn);
             return new AgentRuns.DispatchStep(true, false, sent.invocationId(), answerBy, runDeadline, detached);
         }

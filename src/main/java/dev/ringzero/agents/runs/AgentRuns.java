@@ -199,6 +199,19 @@ public class AgentRuns {
         return runs.overdue(now, limit);
     }
 
+    /** Commands a process waits for whose answer is overdue at {@code now} (the sweep wakes their waits). */
+    public List<RunStore.Awaited> overdueAwaited(Instant now, int limit) {
+        return runs.overdueAwaited(now, limit);
+    }
+
+    /**
+     * An overdue awaited command's deadline moves to {@code by}, to be swept again then (its wait
+     * could not be woken now); null once no wait is left to wake.
+     */
+    public void awaitedBy(String runId, String invocationId, Instant by) {
+        runs.awaitedBy(runId, invocationId, by);
+    }
+
     /**
      * A detached command's answer is overdue: it is {@code unknown} (never retried) and its run
      * finishes; returns the queued run whose turn it is now, as {@link #answeredUnawaited} does.

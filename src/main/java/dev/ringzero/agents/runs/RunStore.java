@@ -293,19 +293,42 @@ public class RunStore implements RunRecords {
     }
 
     /**
-     * The action left as {@code invocationId}; {@code answerBy} is set (else null) when no process waits for
-     * its answer (the run's instance ended as it left): the answer settles it from this row, or the
-     * deadline sweep does at {@code answerBy}.
+     * The action left as {@code invocationId}, its answer due by {@code by}. When no process waits for
+     * its answer (the run's instance ended as it left, {@code detached}) that is its {@code answer_by}:
+     * the answer settles it from this row, or the deadline sweep does. Otherwise it is its
+     * {@code awaited_by}: the sweep wakes the process's wait if no answer did by then.
      */
-    void actionSent(String runId, int index, String invocationId, Instant answerBy) {
-        jdbc.sql("update rz_run_action set verdict = 'allow', invocation_id = ?, answer_by = ? where run_id = ? "
-                        + "and idx = ?")
-                .params(invocationId, ts(answerBy), runId, index).update();
+    void actionSent(String runId, int index, String invocationId, Instant by, boolean detached) {
+        jdbc.sql("update rz_run_action set verdict = 'allow', invocation_id = ?, answer_by = ?, awaited_by = ? "
+                        + "where run_id = ? and idx = ?")
+                .params(invocationId, detached ? ts(by) : null, detached ? null : ts(by), runId, index).update();
         changeAction(runId, index, action -> action.sent(invocationId));
     }
 
     /** A detached command that nobody waits for: its run and action (see {@link #actionSent}). */
     public record Unawaited(String runId, String invocationId) {
+    }
+
+    /** A command a process waits for (Catch_LinkResult): its run and action (see {@link #actionSent}). */
+    public record Awaited(String runId, String invocationId) {
+    }
+
+    /** Awaited commands whose answer is overdue at {@code now}, oldest first. */
+    List<Awaited> overdueAwaited(Instant now, int limit) {
+        return jdbc.sql("select run_id, invocation_id from rz_run_action where awaited_by is not null "
+                        + "and awaited_by <= ? order by awaited_by fetch first " + Math.max(1, limit) + " rows only")
+                .param(ts(now))
+                .query((rs, n) -> new Awaited(rs.getString(1), rs.getString(2))).list();
+    }
+
+    /**
+     * The awaited command's deadline moves to {@code by} (null: no longer watched, no wait is left
+     * to wake), unless its action was settled meanwhile.
+     */
+    void awaitedBy(String runId, String invocationId, Instant by) {
+        jdbc.sql("update rz_run_action set awaited_by = ? where run_id = ? and invocation_id = ? "
+                        + "and awaited_by is not null")
+                .params(ts(by), runId, invocationId).update();
     }
 
     /**
@@ -354,7 +377,7 @@ public class RunStore implements RunRecords {
     void actionEnded(String runId, int index, String verdict, String outcome, String errorCode, String result,
             Instant at) {
         int ended = jdbc.sql("update rz_run_action set verdict = coalesce(?, verdict), outcome = ?, error_code = ?, "
-                        + "result = ?, ended_at = ? where run_id = ? and idx = ? and outcome is null")
+                        + "result = ?, ended_at = ?, awaited_by = null where run_id = ? and idx = ? and outcome is null")
                 .params(verdict, outcome, errorCode, result, ts(at), runId, index).update();
         if (ended == 1) {
             changeAction(runId, index, action -> action.ended(verdict, outcome, errorCode, result, at));

@@ -21,13 +21,13 @@ class RunSettlementTest {
 
     private RunStore.Action sent(String command) {
         runningWithActions(runs, "r1", T0, command);
-        runs.actionSent("r1", 0, "inv-1", null);
+        runs.actionSent("r1", 0, "inv-1", null, false);
         return runs.actions("r1").get(0);
     }
 
     private void sentDetached(String command, java.time.Instant answerBy) {
         runningWithActions(runs, "r1", T0, command);
-        runs.actionSent("r1", 0, "inv-1", answerBy);
+        runs.actionSent("r1", 0, "inv-1", answerBy, true);
     }
 
     @Test
@@ -71,6 +71,37 @@ class RunSettlementTest {
                 .isFalse();
         assertThat(runs.actions("r1").get(0).outcome()).isNull();
         assertThat(runs.overdue(T0.plusSeconds(600), 10)).isEmpty();
+    }
+
+    @Test
+    void anAwaitedCommandIsWatchedByItsDeadlineUntilItsActionIsSettled() {
+        runningWithActions(runs, "r1", T0, "display.show_text");
+        runs.actionSent("r1", 0, "inv-1", T0.plusSeconds(9), false);
+
+        assertThat(runs.overdue(T0.plusSeconds(600), 10)).as("not detached").isEmpty();
+        assertThat(runs.overdueAwaited(T0.plusSeconds(8), 10)).isEmpty();
+        assertThat(runs.overdueAwaited(T0.plusSeconds(9), 10)).containsExactly(new RunStore.Awaited("r1", "inv-1"));
+        runs.awaitedBy("r1", "inv-1", T0.plusSeconds(14)); // a suspended run: looked at again later
+        assertThat(runs.overdueAwaited(T0.plusSeconds(13), 10)).isEmpty();
+        assertThat(runs.overdueAwaited(T0.plusSeconds(14), 10)).hasSize(1);
+
+        underTest.settle("r1", null); // its wait woken with no answer
+
+        assertThat(runs.actions("r1").get(0).outcome()).isEqualTo("unknown");
+        assertThat(runs.overdueAwaited(T0.plusSeconds(600), 10)).as("settled: no longer watched").isEmpty();
+        runs.awaitedBy("r1", "inv-1", T0.plusSeconds(20));
+        assertThat(runs.overdueAwaited(T0.plusSeconds(600), 10)).as("a settled action is not watched again").isEmpty();
+    }
+
+    @Test
+    void anAwaitedCommandWhoseWaitIsGoneIsNoLongerWatched() {
+        runningWithActions(runs, "r1", T0, "display.show_text");
+        runs.actionSent("r1", 0, "inv-1", T0.plusSeconds(9), false);
+
+        runs.awaitedBy("r1", "inv-1", null);
+
+        assertThat(runs.overdueAwaited(T0.plusSeconds(600), 10)).isEmpty();
+        assertThat(runs.actions("r1").get(0).outcome()).as("the record is not settled by it").isNull();
     }
 
     @Test
