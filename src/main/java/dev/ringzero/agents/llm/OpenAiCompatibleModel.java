@@ -94,7 +94,11 @@ final class OpenAiCompatibleModel implements Model {
         return new ModelReply.Answered(text, List.copyOf(calls), in, out);
     }
 
-    /** The chat-completions request: the conversation, the tools, the ceiling; nothing streamed. */
+    /**
+     * The chat-completions request: the conversation, the model, {@code max_tokens}, {@code stream}
+     * false and the tools; every other field of the record is left out of the JSON (null). The
+     * record has no builder; LlmAgentTest checks what reaches the wire.
+     */
     private ChatCompletionRequest request(ModelCall call) {
         List<FunctionTool> tools = call.tools().isEmpty() ? null
                 : call.tools().stream().map(OpenAiCompatibleModel::definition).toList();
