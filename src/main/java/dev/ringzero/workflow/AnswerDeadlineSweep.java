@@ -56,32 +56,32 @@ class AnswerDeadlineSweep {
     @Scheduled(fixedDelayString = "${ringzero.runs.answer-sweep-every:1000}")
     void sweep() {
         Instant now = clock.instant();
-        for (RunStore.Unawaited overdue : runs.overdueAnswers(now, PER_SWEEP)) {
-            try {
-                transactions.executeWithoutResult(status -> runs.overdue(overdue.runId(), overdue.invocationId())
-                        .ifPresent(turns::turnCame));
-            } catch (RuntimeException e) {
-                // tried again at the next sweep: the row stays overdue until settled
-                log.info("the overdue command {} of run {} was not settled yet: {}", overdue.invocationId(),
-                        overdue.runId(), e.toString());
-            }
+        for (RunStore.Overdue overdue : runs.overdueAnswers(now, PER_SWEEP)) {
+            settle(overdue, () -> runs.overdue(overdue.runId(), overdue.invocationId()).ifPresent(turns::turnCame));
         }
-        for (RunStore.Awaited overdue : runs.overdueAwaited(now, PER_SWEEP)) {
-            try {
-                transactions.executeWithoutResult(status -> {
-                    switch (waits.deadlinePassed(overdue.invocationId())) {
-                        case WOKEN -> { } // its step settled the action, which cleared the deadline
-                        case SUSPENDED -> runs.awaitedBy(overdue.runId(), overdue.invocationId(),
-                                clock.instant().plus(SUSPENDED_AGAIN));
-                        case GONE -> runs.awaitedBy(overdue.runId(), overdue.invocationId(), null);
-                    }
-                });
-            } catch (RuntimeException e) {
-                // an answer woke the same wait at that moment, or the step failed: tried again at
-                // the next sweep, when the record says whether the action is settled
-                log.info("the overdue command {} of run {} was not settled yet: {}", overdue.invocationId(),
-                        overdue.runId(), e.toString());
-            }
+        for (RunStore.Overdue overdue : runs.overdueAwaited(now, PER_SWEEP)) {
+            settle(overdue, () -> {
+                switch (waits.deadlinePassed(overdue.invocationId())) {
+                    case WOKEN -> { } // its step settled the action, which cleared the deadline
+                    case SUSPENDED -> runs.awaitedBy(overdue.runId(), overdue.invocationId(),
+                            clock.instant().plus(SUSPENDED_AGAIN));
+                    case NONE -> runs.awaitedBy(overdue.runId(), overdue.invocationId(), null);
+                }
+            });
+        }
+    }
+
+    /**
+     * One overdue command, in a transaction of its own. If it fails (an answer settled or woke the
+     * same command at that moment, or the step failed), the row stays overdue and the next sweep
+     * tries again, when the record says whether the action is settled.
+     */
+    private void settle(RunStore.Overdue overdue, Runnable step) {
+        try {
+            transactions.executeWithoutResult(status -> step.run());
+        } catch (RuntimeException e) {
+            log.info("the overdue command {} of run {} was not settled yet: {}", overdue.invocationId(),
+                    overdue.runId(), e.toString());
         }
     }
 }

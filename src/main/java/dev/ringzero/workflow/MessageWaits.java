@@ -23,4 +23,32 @@ final class MessageWaits {
         return context.getEventSubscriptionManager()
                 .findEventSubscriptionsByNameAndTenantId(EventType.MESSAGE.name(), message, null);
     }
+
+    /** What waking the wait for a message did (see {@link #wakeWithNothing}). */
+    enum Woken {
+        /** The wait went on, in the caller's transaction. */
+        WOKEN,
+        /** Its instance is suspended: not woken (a correlation would not find it either). */
+        SUSPENDED,
+        /** No wait listens for the message (it went on already, or its instance is gone). */
+        NONE
+    }
+
+    /**
+     * Wakes the wait for {@code message} with no variables, the caller's record saying what
+     * happened (a model turn's end, a command's deadline), unless its instance is suspended.
+     */
+    static Woken wakeWithNothing(CommandContext context, String message) {
+        List<EventSubscriptionEntity> waits = named(context, message);
+        if (waits.isEmpty()) {
+            return Woken.NONE;
+        }
+        if (waits.stream().anyMatch(wait -> wait.getExecution().isSuspended())) {
+            return Woken.SUSPENDED;
+        }
+        for (EventSubscriptionEntity wait : waits) {
+            wait.eventReceived(null, null, null, null, false);
+        }
+        return Woken.WOKEN;
+    }
 }

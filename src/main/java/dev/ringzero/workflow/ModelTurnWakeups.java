@@ -1,11 +1,8 @@
 package dev.ringzero.workflow;
 
-import java.util.List;
-
 import dev.ringzero.agents.llm.LlmSessions;
 import dev.ringzero.agents.llm.SessionWake;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
-import org.camunda.bpm.engine.impl.persistence.entity.EventSubscriptionEntity;
 import org.springframework.stereotype.Component;
 
 /**
@@ -29,17 +26,9 @@ class ModelTurnWakeups implements SessionWake {
     @Override
     public boolean turnDone(String runId, int turn) {
         String message = ProcessIds.MESSAGE_MODEL_REPLY + ":" + new LlmSessions.Asked(runId, turn).key();
-        return engine.getCommandExecutorTxRequired().execute(context -> {
-            List<EventSubscriptionEntity> waits = MessageWaits.named(context, message);
-            // a suspended instance is not woken (a correlation would not find it either); the
-            // turn's record keeps it due, and the sweep tries again once it is active
-            if (waits.stream().anyMatch(wait -> wait.getExecution().isSuspended())) {
-                return false;
-            }
-            for (EventSubscriptionEntity wait : waits) {
-                wait.eventReceived(null, null, null, null, false);
-            }
-            return true;
-        });
+        // a suspended instance is not woken; the turn's record keeps it due, and the sweep tries
+        // again once it is active
+        return engine.getCommandExecutorTxRequired().execute(
+                context -> MessageWaits.wakeWithNothing(context, message) != MessageWaits.Woken.SUSPENDED);
     }
 }

@@ -58,38 +58,17 @@ public class RunAnswerWakeups implements RunWake {
         });
     }
 
-    /** What became of an overdue awaited command's wait (see {@link #deadlinePassed}). */
-    enum Deadline {
-        /** Woken with no answer: its step records what the link knows ({@code unknown} if nothing). */
-        WOKEN,
-        /** Its instance is suspended: not woken now (a correlation would not find it either). */
-        SUSPENDED,
-        /** No wait listens for it: answered meanwhile, or its instance is gone. */
-        GONE
-    }
-
     /**
      * The command's deadline passed and no answer woke its wait (Catch_LinkResult): the wait is
      * woken with none, in the caller's transaction, and Task_RecordOutcome settles the action as
      * {@code unknown} (never retried) unless the link recorded an answer meanwhile. An answer
      * waking the same wait at that moment makes one of the two commits fail on the engine's
-     * optimistic lock; the sweep tries again, and finds it settled.
+     * optimistic lock; the sweep tries again, and finds it settled. A suspended instance is not
+     * woken; no wait at all means it was answered meanwhile, or its instance is gone.
      */
-    Deadline deadlinePassed(String invocationId) {
-        String message = linkResult(invocationId);
-        return engine.getCommandExecutorTxRequired().execute(context -> {
-            List<EventSubscriptionEntity> waits = MessageWaits.named(context, message);
-            if (waits.isEmpty()) {
-                return Deadline.GONE;
-            }
-            if (waits.stream().anyMatch(wait -> wait.getExecution().isSuspended())) {
-                return Deadline.SUSPENDED;
-            }
-            for (EventSubscriptionEntity wait : waits) {
-                wait.eventReceived(null, null, null, null, false);
-            }
-            return Deadline.WOKEN;
-        });
+    MessageWaits.Woken deadlinePassed(String invocationId) {
+        return engine.getCommandExecutorTxRequired()
+                .execute(context -> MessageWaits.wakeWithNothing(context, linkResult(invocationId)));
     }
 
     /** The message a run's wait for {@code invocationId} listens for (see Message_LinkResult). */

@@ -88,7 +88,7 @@ class AgentRunProcessTest {
         return outcome;
     }
 
-    private RunAnswerWakeups.Deadline deadlinePassed(String invocationId) {
+    private MessageWaits.Woken deadlinePassed(String invocationId) {
         return new RunAnswerWakeups((org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl)
                 processEngine().getProcessEngineConfiguration(), runs, new QueuedTurns(runtimeService()))
                 .deadlinePassed(invocationId);
@@ -101,12 +101,12 @@ class AgentRunProcessTest {
         ProcessInstance run = start(RunStatus.ADMITTED);
         runtimeService().suspendProcessInstanceById(run.getId());
 
-        assertThat(deadlinePassed("inv-1")).isEqualTo(RunAnswerWakeups.Deadline.SUSPENDED);
+        assertThat(deadlinePassed("inv-1")).isEqualTo(MessageWaits.Woken.SUSPENDED);
         assertThat(run).isWaitingAt("Catch_LinkResult");
         verify(runs, never()).settle(eq(RUN), any());
 
         runtimeService().activateProcessInstanceById(run.getId());
-        assertThat(deadlinePassed("inv-1")).isEqualTo(RunAnswerWakeups.Deadline.WOKEN);
+        assertThat(deadlinePassed("inv-1")).isEqualTo(MessageWaits.Woken.WOKEN);
         assertThat(run).isEnded().hasPassed("Task_RecordOutcome", "EndEvent_RunFinished");
         verify(runs).settle(RUN, null);
     }
@@ -260,10 +260,10 @@ class AgentRunProcessTest {
         sends("inv-1");
         ProcessInstance run = start(RunStatus.ADMITTED);
 
-        assertThat(deadlinePassed("inv-0")).isEqualTo(RunAnswerWakeups.Deadline.GONE); // no such wait
+        assertThat(deadlinePassed("inv-0")).isEqualTo(MessageWaits.Woken.NONE); // no such wait
         assertThat(run).isWaitingAt("Catch_LinkResult");
 
-        assertThat(deadlinePassed("inv-1")).isEqualTo(RunAnswerWakeups.Deadline.WOKEN); // the sweep, at awaited_by
+        assertThat(deadlinePassed("inv-1")).isEqualTo(MessageWaits.Woken.WOKEN); // the sweep, at awaited_by
 
         assertThat(run).isEnded().hasPassed("Catch_LinkResult", "Task_RecordOutcome", "Task_RunTimedOut",
                 "Task_FinishRun");

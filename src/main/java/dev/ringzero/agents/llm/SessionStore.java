@@ -47,11 +47,34 @@ class SessionStore {
         int tokens() {
             return tokensIn + tokensOut;
         }
+
+        Turn replied(Instant at, int in, int out, Integer latency, String text) {
+            return new Turn(runId, turn, ownerId, TurnStatus.REPLIED, askedAt, at, in, out, latency, text, errorCode,
+                    error);
+        }
+
+        /** Ended without a usable reply; a reply that came keeps its time. */
+        Turn failed(Instant at, String code, String message) {
+            return new Turn(runId, turn, ownerId, TurnStatus.FAILED, askedAt, repliedAt == null ? at : repliedAt,
+                    tokensIn, tokensOut, latencyMs, replyText, code, message);
+        }
+
+        Turn ready() {
+            return new Turn(runId, turn, ownerId, TurnStatus.READY, askedAt, repliedAt, tokensIn, tokensOut, latencyMs,
+                    replyText, errorCode, error);
+        }
     }
 
     /** One tool call as recorded; {@code done} once ring 0's verdict and its result are in. */
     record Call(int turn, int seq, String callId, String tool, String capability, String arguments, String verdict,
             String reason, Integer actionIndex, String result, boolean done) {
+
+        /** The call as ring 0's verdict left it. */
+        Call decided(String capabilityNow, String verdictNow, String reasonNow, Integer actionIndexNow,
+                String resultNow, boolean doneNow) {
+            return new Call(turn, seq, callId, tool, capabilityNow, arguments, verdictNow, reasonNow, actionIndexNow,
+                    resultNow, doneNow);
+        }
     }
 
     private static final String TURN_COLUMNS = "run_id, turn, owner_id, status, asked_at, replied_at, tokens_in, "
@@ -83,12 +106,8 @@ class SessionStore {
 
     /** A turn asked of the model, whose wait ends at {@code replyBy} unless it is ready or failed first. */
     void asked(String runId, int turn, String ownerId, Instant at, Instant replyBy) {
-        Instant asked = stored(at);
-        changeTurns(runId, turns -> {
-            List<Turn> more = new java.util.ArrayList<>(turns);
-            more.add(new Turn(runId, turn, ownerId, TurnStatus.ASKED, asked, null, 0, 0, null, null, null, null));
-            return more;
-        });
+        Turn asked = new Turn(runId, turn, ownerId, TurnStatus.ASKED, stored(at), null, 0, 0, null, null, null, null);
+        changeTurns(runId, turns -> plus(turns, List.of(asked)));
         jdbc.sql("insert into rz_llm_turn(run_id, turn, owner_id, status, asked_at, node_id, reply_by) "
                         + "values (?, ?, ?, 'asked', ?, ?, ?)")
                 .params(runId, turn, ownerId, ts(at), node, ts(replyBy)).update();
@@ -157,6 +176,12 @@ class SessionStore {
                 .toList());
     }
 
+    private static <T> List<T> plus(List<T> list, List<T> more) {
+        List<T> all = new java.util.ArrayList<>(list);
+        all.addAll(more);
+        return all;
+    }
+
     /** An instant as PostgreSQL stores it: rounded to the microsecond (SessionStoreReadsTest). */
     private static Instant stored(Instant at) {
         return at.plusNanos(500).truncatedTo(java.time.temporal.ChronoUnit.MICROS);
@@ -188,22 +213,18 @@ class SessionStore {
             return false;
         }
         Instant replied = stored(at);
-        changeTurn(runId, turn, t -> new Turn(t.runId(), t.turn(), t.ownerId(), TurnStatus.REPLIED, t.askedAt(),
-                replied, reply.tokensIn(), reply.tokensOut(), latencyMs, reply.text(), t.errorCode(), t.error()));
+        changeTurn(runId, turn, t -> t.replied(replied, reply.tokensIn(), reply.tokensOut(), latencyMs, reply.text()));
         List<Call> added = new java.util.ArrayList<>();
         for (int seq = 0; seq < reply.toolCalls().size(); seq++) {
-            ToolCall call = reply.toolCalls().get(seq);
+            ToolCall asked = reply.toolCalls().get(seq);
+            Call call = new Call(turn, seq, clip(asked.id(), 128), clip(asked.name(), 128), null, asked.arguments(),
+                    null, null, null, null, false);
             jdbc.sql("insert into rz_llm_tool_call(run_id, turn, seq, call_id, tool, arguments) values (?, ?, ?, ?, ?, ?)")
-                    .params(runId, turn, seq, clip(call.id(), 128), clip(call.name(), 128), call.arguments()).update();
-            added.add(new Call(turn, seq, clip(call.id(), 128), clip(call.name(), 128), null, call.arguments(), null,
-                    null, null, null, false));
+                    .params(runId, turn, seq, call.callId(), call.tool(), call.arguments()).update();
+            added.add(call);
         }
         if (!added.isEmpty()) {
-            changeCalls(runId, calls -> {
-                List<Call> more = new java.util.ArrayList<>(calls);
-                more.addAll(added);
-                return more;
-            });
+            changeCalls(runId, calls -> plus(calls, added));
         }
         return true;
     }
@@ -217,40 +238,37 @@ class SessionStore {
 
     /** Ends a turn that has no usable reply; false if it was ready or failed already. */
     boolean failed(String runId, int turn, String code, String message, Instant at) {
-        Instant ended = stored(at);
+        String error = clip(message, 500);
         boolean moved = jdbc.sql("update rz_llm_turn set status = 'failed', error_code = ?, error = ?, replied_at = "
                         + "coalesce(replied_at, ?), reply_by = null where run_id = ? and turn = ? "
                         + "and status in ('asked', 'replied')")
-                .params(code, clip(message, 500), ts(at), runId, turn).update() == 1;
+                .params(code, error, ts(at), runId, turn).update() == 1;
         if (moved) {
-            changeTurn(runId, turn, t -> new Turn(t.runId(), t.turn(), t.ownerId(), TurnStatus.FAILED, t.askedAt(),
-                    t.repliedAt() == null ? ended : t.repliedAt(), t.tokensIn(), t.tokensOut(), t.latencyMs(),
-                    t.replyText(), code, clip(message, 500)));
+            Instant ended = stored(at);
+            changeTurn(runId, turn, t -> t.failed(ended, code, error));
         }
         return moved;
     }
 
     /** What ring 0 said of a call before it ran (an envelope about to be submitted). */
     void deciding(String runId, int turn, int seq, String capability, String verdict) {
-        changeCall(runId, turn, seq, c -> new Call(c.turn(), c.seq(), c.callId(), c.tool(), capability, c.arguments(),
-                verdict, c.reason(), c.actionIndex(), c.result(), c.done()));
+        changeCall(runId, turn, seq, c -> c.decided(capability, verdict, c.reason(), c.actionIndex(), c.result(), c.done()));
         jdbc.sql("update rz_llm_tool_call set capability = ?, verdict = ? where run_id = ? and turn = ? and seq = ?")
                 .params(capability, verdict, runId, turn, seq).update();
     }
 
     /** A call handled here: its verdict, why, and what the model reads back. */
     void handled(String runId, int turn, int seq, String capability, String verdict, String reason, String result) {
-        changeCall(runId, turn, seq, c -> new Call(c.turn(), c.seq(), c.callId(), c.tool(), capability, c.arguments(),
-                verdict, clip(reason, 500), c.actionIndex(), result, true));
+        String why = clip(reason, 500);
+        changeCall(runId, turn, seq, c -> c.decided(capability, verdict, why, c.actionIndex(), result, true));
         jdbc.sql("update rz_llm_tool_call set capability = ?, verdict = ?, reason = ?, result = ?, done = true "
                         + "where run_id = ? and turn = ? and seq = ?")
-                .params(capability, verdict, clip(reason, 500), result, runId, turn, seq).update();
+                .params(capability, verdict, why, result, runId, turn, seq).update();
     }
 
     /** A device call made a run action: the kernel decides when the run dispatches it. */
     void becameAction(String runId, int turn, int seq, String capability, int actionIndex) {
-        changeCall(runId, turn, seq, c -> new Call(c.turn(), c.seq(), c.callId(), c.tool(), capability, c.arguments(),
-                "action", c.reason(), actionIndex, c.result(), true));
+        changeCall(runId, turn, seq, c -> c.decided(capability, "action", c.reason(), actionIndex, c.result(), true));
         jdbc.sql("update rz_llm_tool_call set capability = ?, verdict = 'action', action_idx = ?, done = true "
                         + "where run_id = ? and turn = ? and seq = ?")
                 .params(capability, actionIndex, runId, turn, seq).update();
@@ -262,8 +280,7 @@ class SessionStore {
                         + "and status = 'replied'")
                 .params(runId, turn).update() == 1;
         if (moved) {
-            changeTurn(runId, turn, t -> new Turn(t.runId(), t.turn(), t.ownerId(), TurnStatus.READY, t.askedAt(),
-                    t.repliedAt(), t.tokensIn(), t.tokensOut(), t.latencyMs(), t.replyText(), t.errorCode(), t.error()));
+            changeTurn(runId, turn, Turn::ready);
         }
         return moved;
     }

@@ -195,12 +195,12 @@ public class AgentRuns {
     }
 
     /** Detached commands whose answer is overdue at {@code now}, oldest first (see {@link #overdue}). */
-    public List<RunStore.Unawaited> overdueAnswers(Instant now, int limit) {
+    public List<RunStore.Overdue> overdueAnswers(Instant now, int limit) {
         return runs.overdue(now, limit);
     }
 
     /** Commands a process waits for whose answer is overdue at {@code now} (the sweep wakes their waits). */
-    public List<RunStore.Awaited> overdueAwaited(Instant now, int limit) {
+    public List<RunStore.Overdue> overdueAwaited(Instant now, int limit) {
         return runs.overdueAwaited(now, limit);
     }
 

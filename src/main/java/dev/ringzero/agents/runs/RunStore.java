@@ -305,20 +305,21 @@ public class RunStore implements RunRecords {
         changeAction(runId, index, action -> action.sent(invocationId));
     }
 
-    /** A detached command that nobody waits for: its run and action (see {@link #actionSent}). */
-    public record Unawaited(String runId, String invocationId) {
+    /** A sent command whose answer is overdue: its run and invocation (see {@link #actionSent}). */
+    public record Overdue(String runId, String invocationId) {
     }
 
-    /** A command a process waits for (Catch_LinkResult): its run and action (see {@link #actionSent}). */
-    public record Awaited(String runId, String invocationId) {
+    /** Awaited commands (Catch_LinkResult) whose answer is overdue at {@code now}, oldest first. */
+    List<Overdue> overdueAwaited(Instant now, int limit) {
+        return overdueBy("awaited_by", now, limit);
     }
 
-    /** Awaited commands whose answer is overdue at {@code now}, oldest first. */
-    List<Awaited> overdueAwaited(Instant now, int limit) {
-        return jdbc.sql("select run_id, invocation_id from rz_run_action where awaited_by is not null "
-                        + "and awaited_by <= ? order by awaited_by fetch first " + Math.max(1, limit) + " rows only")
+    /** Actions whose deadline {@code column} (answer_by or awaited_by) is passed at {@code now}, oldest first. */
+    private List<Overdue> overdueBy(String column, Instant now, int limit) {
+        return jdbc.sql("select run_id, invocation_id from rz_run_action where " + column + " is not null and "
+                        + column + " <= ? order by " + column + " fetch first " + Math.max(1, limit) + " rows only")
                 .param(ts(now))
-                .query((rs, n) -> new Awaited(rs.getString(1), rs.getString(2))).list();
+                .query((rs, n) -> new Overdue(rs.getString(1), rs.getString(2))).list();
     }
 
     /**
@@ -367,11 +368,8 @@ public class RunStore implements RunRecords {
     }
 
     /** Detached actions whose answer is overdue at {@code now}, oldest first. */
-    List<Unawaited> overdue(Instant now, int limit) {
-        return jdbc.sql("select run_id, invocation_id from rz_run_action where answer_by is not null "
-                        + "and answer_by <= ? order by answer_by fetch first " + Math.max(1, limit) + " rows only")
-                .param(ts(now))
-                .query((rs, n) -> new Unawaited(rs.getString(1), rs.getString(2))).list();
+    List<Overdue> overdue(Instant now, int limit) {
+        return overdueBy("answer_by", now, limit);
     }
 
     void actionEnded(String runId, int index, String verdict, String outcome, String errorCode, String result,

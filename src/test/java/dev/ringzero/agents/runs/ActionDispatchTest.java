@@ -67,7 +67,7 @@ class ActionDispatchTest {
         assertThat(last).isEqualTo(new AgentRuns.DispatchStep(true, false, "inv-2", T0.plusSeconds(8),
                 T0.plusSeconds(30), true));
         assertThat(runs.overdue(T0.plusSeconds(7), 10)).isEmpty();
-        assertThat(runs.overdue(T0.plusSeconds(8), 10)).containsExactly(new RunStore.Unawaited("r1", "inv-2"));
+        assertThat(runs.overdue(T0.plusSeconds(8), 10)).containsExactly(new RunStore.Overdue("r1", "inv-2"));
     }
 
     @Test

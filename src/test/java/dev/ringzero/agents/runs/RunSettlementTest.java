@@ -52,7 +52,7 @@ class RunSettlementTest {
         sentDetached("display.show_text", T0.plusSeconds(9));
 
         assertThat(runs.overdue(T0.plusSeconds(8), 10)).isEmpty();
-        assertThat(runs.overdue(T0.plusSeconds(9), 10)).containsExactly(new RunStore.Unawaited("r1", "inv-1"));
+        assertThat(runs.overdue(T0.plusSeconds(9), 10)).containsExactly(new RunStore.Overdue("r1", "inv-1"));
         assertThat(underTest.settleOverdue("r1", "inv-1")).isTrue();
 
         assertThat(link.asked).containsExactly("inv-1");
@@ -80,7 +80,7 @@ class RunSettlementTest {
 
         assertThat(runs.overdue(T0.plusSeconds(600), 10)).as("not detached").isEmpty();
         assertThat(runs.overdueAwaited(T0.plusSeconds(8), 10)).isEmpty();
-        assertThat(runs.overdueAwaited(T0.plusSeconds(9), 10)).containsExactly(new RunStore.Awaited("r1", "inv-1"));
+        assertThat(runs.overdueAwaited(T0.plusSeconds(9), 10)).containsExactly(new RunStore.Overdue("r1", "inv-1"));
         runs.awaitedBy("r1", "inv-1", T0.plusSeconds(14)); // a suspended run: looked at again later
         assertThat(runs.overdueAwaited(T0.plusSeconds(13), 10)).isEmpty();
         assertThat(runs.overdueAwaited(T0.plusSeconds(14), 10)).hasSize(1);
