@@ -12,6 +12,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ringzero.Batches;
 import dev.ringzero.agents.AgentService;
+import dev.ringzero.agents.llm.LlmSessions;
+import dev.ringzero.agents.runs.RunViews;
 import dev.ringzero.dispatch.AnswerLane;
 import dev.ringzero.gadgets.GadgetStore;
 import dev.ringzero.router.EventAdmission;
@@ -34,8 +36,11 @@ import org.springframework.transaction.support.TransactionTemplate;
  * A round is one transaction that is always rolled back: a stand-in owner, paired gadget and
  * rules agent ("when shaken, show text"), then {@code ringzero.rehearsal.events-per-round} events
  * admitted and routed as the link's lane does (the run starts, the kernel decides, the command
- * is recorded), each followed by its device's answer settled as the answer lane does. Nothing of
- * it survives: no row commits, and what leaves the node after a commit (the command to the
+ * is recorded), each followed by its device's answer settled as the answer lane does. Then, on a
+ * node with a model configured, {@code ringzero.rehearsal.llm-sessions} llm sessions of a stand-in
+ * agent (issue 18: the session path compiled while the rules load ran beside it), each invoked as
+ * the REST API does and played as a model's turns are, with replies given here instead of a
+ * model's: a turn that shows text on the gadget, its answer, a final turn. Nothing of it survives: no row commits, and what leaves the node after a commit (the command to the
  * device, the broker's acknowledgement, the counters) never leaves. The engine only keeps its
  * id blocks and its in-memory activity counters.
  *
@@ -56,14 +61,16 @@ public class Rehearsal implements HealthIndicator {
     record Waiting() implements Stage {
     }
 
-    record Rehearsing(int eventsDone, int events) implements Stage {
+    record Rehearsing(int eventsDone, int events, int sessionsDone, int sessions) implements Stage {
     }
 
     /**
      * Finished, or given up ({@code failure} says why): {@code events} rehearsed, of which
-     * {@code succeeded} ran the whole path (their run succeeded once its answer was settled).
+     * {@code succeeded} ran the whole path (their run succeeded once its answer was settled), and
+     * {@code sessions} llm sessions, of which {@code sessionsSucceeded} ended with their final answer.
      */
-    record Done(int events, int succeeded, Duration took, String failure) implements Stage {
+    record Done(int events, int succeeded, int sessions, int sessionsSucceeded, Duration took, String failure)
+            implements Stage {
     }
 
     private final TransactionTemplate transactions;
@@ -72,31 +79,39 @@ public class Rehearsal implements HealthIndicator {
     private final GadgetStore gadgets;
     private final EventAdmission admission;
     private final AnswerLane answers;
+    private final RunViews runs;
+    private final LlmSessions llm;
     private final Batches batch;
     private final ObjectMapper json;
     private final Clock clock;
     private final int events;
     private final int perRound;
+    private final int sessions;
     private final AtomicReference<Stage> stage = new AtomicReference<>(new Waiting());
     private volatile boolean stopping;
 
     Rehearsal(TransactionTemplate transactions, JdbcClient jdbc, AgentService agents, GadgetStore gadgets,
-            EventAdmission admission, AnswerLane answers, Batches batch, ObjectMapper json, Clock clock,
-            @Value("${ringzero.rehearsal.events:0}") int events,
-            @Value("${ringzero.rehearsal.events-per-round:50}") int perRound) {
+            EventAdmission admission, AnswerLane answers, RunViews runs, LlmSessions llm, Batches batch,
+            ObjectMapper json, Clock clock, @Value("${ringzero.rehearsal.events:0}") int events,
+            @Value("${ringzero.rehearsal.events-per-round:50}") int perRound,
+            @Value("${ringzero.rehearsal.llm-sessions:0}") int sessions) {
         this.transactions = transactions;
         this.jdbc = jdbc;
         this.agents = agents;
         this.gadgets = gadgets;
         this.admission = admission;
         this.answers = answers;
+        this.runs = runs;
+        this.llm = llm;
         this.batch = batch;
         this.json = json;
         this.clock = clock;
         this.events = Math.max(0, events);
         this.perRound = Math.max(1, perRound);
-        if (this.events == 0) {
-            stage.set(new Done(0, 0, Duration.ZERO, null));
+        // without a model every llm run is refused at admission: nothing of the session path to rehearse
+        this.sessions = llm.configured() ? Math.max(0, sessions) : 0;
+        if (this.events == 0 && this.sessions == 0) {
+            stage.set(new Done(0, 0, 0, 0, Duration.ZERO, null));
         }
     }
 
@@ -111,32 +126,45 @@ public class Rehearsal implements HealthIndicator {
         }
     }
 
-    /** Rehearses {@code ringzero.rehearsal.events} events, round after round; never throws. */
+    /**
+     * Rehearses {@code ringzero.rehearsal.events} events, then {@code llm-sessions} sessions, round
+     * after round; never throws.
+     */
     void rehearse() {
         Instant started = clock.instant();
         int done = 0;
         int succeeded = 0;
+        int sessionsDone = 0;
+        int sessionsSucceeded = 0;
         String failure = null;
-        stage.set(new Rehearsing(0, events));
+        stage.set(new Rehearsing(0, events, 0, sessions));
         try {
             while (done < events && !stopping) {
                 int round = Math.min(perRound, events - done);
                 succeeded += rehearseRound(round);
                 done += round;
-                stage.set(new Rehearsing(done, events));
+                stage.set(new Rehearsing(done, events, 0, sessions));
+            }
+            while (sessionsDone < sessions && !stopping) {
+                int round = Math.min(perRound, sessions - sessionsDone);
+                sessionsSucceeded += rehearseSessions(round);
+                sessionsDone += round;
+                stage.set(new Rehearsing(done, events, sessionsDone, sessions));
             }
         } catch (RuntimeException e) {
             failure = e.toString();
-            log.warn("the rehearsal of the hot path stopped after {} events; the node serves unrehearsed: {}", done,
-                    failure);
+            log.warn("the rehearsal of the hot path stopped after {} events and {} llm sessions; the node serves "
+                    + "unrehearsed: {}", done, sessionsDone, failure);
         }
         Duration took = Duration.between(started, clock.instant());
-        stage.set(new Done(done, succeeded, took, failure));
-        if (succeeded < done) {
+        stage.set(new Done(done, succeeded, sessionsDone, sessionsSucceeded, took, failure));
+        if (succeeded < done || sessionsSucceeded < sessionsDone) {
             // the rehearsal warmed some other path (a denial, say): worth knowing, not worth failing for
-            log.warn("of {} rehearsed events only {} ran their whole path", done, succeeded);
+            log.warn("of {} rehearsed events only {} ran their whole path, of {} llm sessions {}", done, succeeded,
+                    sessionsDone, sessionsSucceeded);
         }
-        log.info("rehearsed the hot path with {} events in {} ms", done, took.toMillis());
+        log.info("rehearsed the hot path with {} events and {} llm sessions in {} ms", done, sessionsDone,
+                took.toMillis());
     }
 
     /** One round, in one transaction rolled back whatever happens in it; returns the runs that succeeded. */
@@ -144,6 +172,7 @@ public class Rehearsal implements HealthIndicator {
         return transactions.execute(status -> {
             status.setRollbackOnly();
             StandIn standIn = standIn();
+            String agentId = agents.create(standIn.ownerId(), definition(standIn.gadgetId())).agent().id();
             for (int i = 0; i < count; i++) {
                 IncomingEvent event = new IncomingEvent(standIn.gadgetId(), standIn.ownerId(),
                         "rehearsal-" + i, "shaken", json.createObjectNode().put("n", i), "mqtt", null);
@@ -154,7 +183,34 @@ public class Rehearsal implements HealthIndicator {
                 }
             }
             return jdbc.sql("select count(*) from rz_run where agent_id = ? and status = 'succeeded'")
-                    .param(standIn.agentId()).query(Integer.class).single();
+                    .param(agentId).query(Integer.class).single();
+        });
+    }
+
+    /**
+     * One round of llm sessions, in one transaction rolled back whatever happens in it: each run
+     * invoked, its first turn answered with a command (dispatched by the run, answered here), its
+     * second with the final answer. Returns the runs that succeeded.
+     */
+    private int rehearseSessions(int count) {
+        return transactions.execute(status -> {
+            status.setRollbackOnly();
+            StandIn standIn = standIn();
+            String agentId = agents.create(standIn.ownerId(), sessionDefinition(standIn.gadgetId())).agent().id();
+            for (int i = 0; i < count; i++) {
+                String runId = runs.invoke(standIn.ownerId(), agentId, json.createObjectNode().put("n", i)).runId();
+                if (!llm.rehearseTurn(runId, "display.show_text",
+                        json.createObjectNode().put("text", "rehearsal " + i))) {
+                    continue; // not asked (refused at admission, say): the count below says so
+                }
+                for (String invocationId : unanswered(standIn.gadgetId())) {
+                    batch.run(List.of(answer(invocationId)), answer -> answers.settleHere(standIn.gadgetId(), answer),
+                            Rehearsal::failed);
+                }
+                llm.rehearseTurn(runId, null, null);
+            }
+            return jdbc.sql("select count(*) from rz_run where agent_id = ? and status = 'succeeded'")
+                    .param(agentId).query(Integer.class).single();
         });
     }
 
@@ -162,8 +218,8 @@ public class Rehearsal implements HealthIndicator {
         throw cause;
     }
 
-    /** The stand-in owner, gadget (paired, registered) and agent of one round. */
-    private record StandIn(String ownerId, String gadgetId, String agentId) {
+    /** The stand-in owner and gadget (paired, registered) of one round. */
+    private record StandIn(String ownerId, String gadgetId) {
     }
 
     private StandIn standIn() {
@@ -179,8 +235,7 @@ public class Rehearsal implements HealthIndicator {
                         + "values (?, ?, ?, ?, true, true, ?)")
                 .params(gadgetId, ownerId, gadgetId, "0".repeat(64), java.sql.Timestamp.from(now)).update();
         gadgets.register(gadgetId, REGISTRATION, now);
-        String agentId = agents.create(ownerId, definition(gadgetId)).agent().id();
-        return new StandIn(ownerId, gadgetId, agentId);
+        return new StandIn(ownerId, gadgetId);
     }
 
     private List<String> unanswered(String gadgetId) {
@@ -212,6 +267,23 @@ public class Rehearsal implements HealthIndicator {
         }
     }
 
+    /** An llm agent as the benchmark's sessions are: invoked, one command allowed, a few tool calls. */
+    private JsonNode sessionDefinition(String gadgetId) {
+        try {
+            return json.readTree("""
+                    {"apiVersion":"ringzero/v1","name":"rehearsal session","gadgets":["%1$s"],"kind":"llm",
+                     "triggers":[{"kind":"invoke"}],
+                     "instructions":"Greet the person on the screen, once.",
+                     "allow":{"commands":["display.show_text"]},
+                     "budget":{"runsPerHour":3600,"cooldownSeconds":0,"maxRunSeconds":120,"toolCallsPerRun":4,
+                               "tokensPerRun":100000},
+                     "concurrency":"parallel","maxParallel":16}
+                    """.formatted(gadgetId));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static final String REGISTRATION = """
             {"node_id":"rehearsal","display_name":"rehearsal","platform":"rehearsal","version":"1",
              "capabilities":{},
@@ -235,11 +307,17 @@ public class Rehearsal implements HealthIndicator {
         if (now instanceof Done done) {
             Health.Builder up = Health.up().withDetail("events", done.events())
                     .withDetail("succeeded", done.succeeded()).withDetail("ms", done.took().toMillis());
+            if (done.sessions() > 0) {
+                up.withDetail("sessions", done.sessions()).withDetail("sessionsSucceeded", done.sessionsSucceeded());
+            }
             return done.failure() == null ? up.build() : up.withDetail("stopped", done.failure()).build();
         }
         Health.Builder out = Health.outOfService();
         if (now instanceof Rehearsing rehearsing) {
             out.withDetail("events", rehearsing.eventsDone()).withDetail("of", rehearsing.events());
+            if (rehearsing.sessions() > 0) {
+                out.withDetail("sessions", rehearsing.sessionsDone()).withDetail("sessionsOf", rehearsing.sessions());
+            }
         }
         return out.build();
     }

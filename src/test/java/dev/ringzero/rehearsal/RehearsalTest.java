@@ -11,11 +11,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ringzero.Batches;
 import dev.ringzero.agents.AgentService;
+import dev.ringzero.agents.llm.LlmSessions;
+import dev.ringzero.agents.runs.RunViews;
 import dev.ringzero.dispatch.AnswerLane;
 import dev.ringzero.gadgets.GadgetStore;
 import dev.ringzero.router.EventAdmission;
 import dev.ringzero.support.PlatformTest;
 import dev.ringzero.support.RealServices;
+import dev.ringzero.support.ScriptedModel;
 import org.eclipse.paho.client.mqttv3.MqttClient;
 import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
 import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
@@ -40,10 +43,13 @@ class RehearsalTest extends PlatformTest {
     @Autowired Batches batch;
     @Autowired ObjectMapper json;
     @Autowired Clock clock;
+    @Autowired RunViews runs;
+    @Autowired LlmSessions llm;
     @Autowired Rehearsal configured;
 
-    private Rehearsal rehearsal(int events, Batches batches) {
-        return new Rehearsal(transactions, jdbc, agents, gadgets, admission, answers, batches, json, clock, events, 50);
+    private Rehearsal rehearsal(int events, int sessions, Batches batches) {
+        return new Rehearsal(transactions, jdbc, agents, gadgets, admission, answers, runs, llm, batches, json, clock,
+                events, 50, sessions);
     }
 
     @Test
@@ -61,7 +67,9 @@ class RehearsalTest extends PlatformTest {
                 published.add(topic);
             }
         });
-        Rehearsal rehearsal = rehearsal(120, batch);
+        // the stand-in sessions' instructions: a request to the model would be recorded here
+        ScriptedModel.Script model = ScriptedModel.script("Greet the person on the screen, once.");
+        Rehearsal rehearsal = rehearsal(120, 60, batch);
         assertThat(rehearsal.health().getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
 
         rehearsal.rehearse();
@@ -72,9 +80,15 @@ class RehearsalTest extends PlatformTest {
         assertThat(done.succeeded()).isEqualTo(120);
         assertThat(rehearsal.health().getStatus()).isEqualTo(Status.UP);
         assertThat(rehearsal.health().getDetails()).containsEntry("succeeded", 120);
+        // each session's run succeeded only if both its turns were played and its command answered
+        assertThat(done.sessions()).isEqualTo(60);
+        assertThat(done.sessionsSucceeded()).isEqualTo(60);
+        assertThat(rehearsal.health().getDetails()).containsEntry("sessionsSucceeded", 60);
+        assertThat(model.requests()).as("requests to the model").isEmpty();
 
         for (String table : List.of("rz_account where id", "rz_gadget where id", "rz_agent where owner_id",
-                "rz_run where owner_id", "rz_event where gadget_id", "rz_invocation where gadget_id")) {
+                "rz_run where owner_id", "rz_event where gadget_id", "rz_invocation where gadget_id",
+                "rz_llm_turn where owner_id")) {
             assertThat(jdbc.sql("select count(*) from " + table + " like 'rehearsal-%'").query(Integer.class).single())
                     .as(table).isZero();
         }
@@ -98,17 +112,23 @@ class RehearsalTest extends PlatformTest {
                 throw new IllegalStateException("the database is away");
             }
         };
-        Rehearsal rehearsal = rehearsal(120, away);
+        Rehearsal rehearsal = rehearsal(120, 60, away);
 
         rehearsal.rehearse();
 
         Rehearsal.Done done = (Rehearsal.Done) rehearsal.stage();
         assertThat(done.events()).isZero();
+        assertThat(done.sessions()).isZero();
         assertThat(done.failure()).contains("the database is away");
         assertThat(rehearsal.health().getStatus()).isEqualTo(Status.UP);
         assertThat(rehearsal.health().getDetails()).containsKey("stopped");
         assertThat(jdbc.sql("select count(*) from rz_agent where owner_id like 'rehearsal-%'").query(Integer.class)
                 .single()).isZero();
+    }
+
+    @Test
+    void aRunWithNoTurnWaitingForItsReplyIsNotPlayed() {
+        assertThat(llm.rehearseTurn("no-such-run", null, null)).isFalse();
     }
 
     @Test

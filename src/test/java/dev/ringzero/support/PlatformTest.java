@@ -43,9 +43,10 @@ public abstract class PlatformTest {
         // the same database and broker: every gadget message goes through the partitions' sessions,
         // answers through the shared subscription, the speaker floor and the leases through the database
         properties.put("ringzero.cluster.enabled", () -> true);
-        // the postgres profile rehearses 3,000 events before healthy; rehearsal.RehearsalTest
-        // rehearses on its own, and every other test needs no warm JIT
+        // the postgres profile rehearses 3,000 events and 1,000 llm sessions before healthy;
+        // rehearsal.RehearsalTest rehearses on its own, and every other test needs no warm JIT
         properties.put("ringzero.rehearsal.events", () -> 0);
+        properties.put("ringzero.rehearsal.llm-sessions", () -> 0);
         // every test calls from 127.0.0.1, and many send wrong credentials on purpose: the
         // per-address login throttle has its own tests (web.LoginThrottleTest)
         properties.put("ringzero.logins.max-failures", () -> 1_000_000);

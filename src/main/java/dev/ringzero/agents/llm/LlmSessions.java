@@ -141,6 +141,26 @@ public class LlmSessions implements ModelSessions {
     }
 
     /**
+     * For the node's rehearsal of its hot path ({@code dev.ringzero.rehearsal}): the run's asked turn
+     * answered in the caller's transaction, recorded and settled as a model's reply is, with one
+     * tool call of the device command {@code command} and its {@code params} (on the run's only
+     * gadget), or as the model's final answer when {@code command} is null. No model is asked and no
+     * worker waits; the run goes on in the same transaction, which the rehearsal never commits.
+     * False if the run has no turn waiting for its reply.
+     */
+    public boolean rehearseTurn(String runId, String command, JsonNode params) {
+        List<SessionStore.Turn> recorded = store.turns(runId);
+        if (recorded.isEmpty() || recorded.get(recorded.size() - 1).status() != SessionStore.TurnStatus.ASKED) {
+            return false;
+        }
+        int turn = recorded.get(recorded.size() - 1).turn();
+        List<ToolCall> calls = command == null ? List.of()
+                : List.of(new ToolCall("rehearsal-" + turn, ToolNames.wire(command), params.toString()));
+        turns.rehearse(runId, turn, new ModelReply.Answered(command == null ? "done" : "", calls, 100, 10));
+        return true;
+    }
+
+    /**
      * Step {@code Task_ModelAnswered}, woken by the turn's end: a ready turn goes on; a failed one
      * (by the model, or by its deadline) ends the run with its reason. A turn found unfinished
      * (nothing wakes the wait before its turn ends; this is a guard) ends as its deadline says.

@@ -207,18 +207,7 @@ final class ModelTurns {
         // those done outside any transaction (the calendar is fetched over HTTP).
         java.util.concurrent.atomic.AtomicReference<Replied> reachesOut = new java.util.concurrent.atomic.AtomicReference<>();
         try {
-            once(runId, () -> {
-                reachesOut.set(null);
-                if (!store.replied(runId, turn, answered, latencyMs, clock.instant())) {
-                    return; // the turn ended meanwhile (its deadline): the reply only counts as tokens spent
-                }
-                Replied replied = replied(runId, turn);
-                if (outside(turn, replied).isEmpty()) {
-                    settle(runId, turn, replied);
-                } else {
-                    reachesOut.set(replied);
-                }
-            });
+            once(runId, () -> reachesOut.set(recorded(runId, turn, answered, latencyMs)));
         } catch (RuntimeException e) {
             // not a conflict that passed (those were tried again): the reply itself cannot be
             // recorded (the database refused it) or the run's next step failed with it. The turn
@@ -230,6 +219,36 @@ final class ModelTurns {
         }
         if (reachesOut.get() != null) {
             handle(runId, turn, reachesOut.get());
+        }
+    }
+
+    /**
+     * In the caller's transaction: the reply recorded and, unless a call of it reaches beyond the
+     * record, settled with its run woken. Returns what handling the calls that reach out needs, or
+     * null when nothing is left to do (settled, or the turn ended meanwhile: its deadline, when the
+     * reply only counts as tokens spent).
+     */
+    private Replied recorded(String runId, int turn, ModelReply.Answered answered, int latencyMs) {
+        if (!store.replied(runId, turn, answered, latencyMs, clock.instant())) {
+            return null;
+        }
+        Replied replied = replied(runId, turn);
+        if (!outside(turn, replied).isEmpty()) {
+            return replied;
+        }
+        settle(runId, turn, replied);
+        return null;
+    }
+
+    /**
+     * The node's rehearsal of a turn (see {@link LlmSessions#rehearseTurn}): {@code reply} recorded
+     * and settled in the caller's transaction, as a model's reply is after its worker asked it, with
+     * no model, no worker and no wait for the devices. A reply whose calls reach beyond the record
+     * (platform tools, intents) is not rehearsed: they would act outside the transaction.
+     */
+    void rehearse(String runId, int turn, ModelReply.Answered reply) {
+        if (recorded(runId, turn, reply, 0) != null) {
+            throw new IllegalStateException("a rehearsed reply may only call device commands");
         }
     }
 
