@@ -39,10 +39,12 @@ import org.springframework.transaction.support.TransactionTemplate;
  * is recorded), each followed by its device's answer settled as the answer lane does. Then, on a
  * node with a model configured, {@code ringzero.rehearsal.llm-sessions} llm sessions of a stand-in
  * agent (issue 18: the session path compiled while the rules load ran beside it), each invoked as
- * the REST API does and played as a model's turns are, with replies given here instead of a
- * model's: a turn that shows text on the gadget, its answer, a final turn. Nothing of it survives: no row commits, and what leaves the node after a commit (the command to the
- * device, the broker's acknowledgement, the counters) never leaves. The engine only keeps its
- * id blocks and its in-memory activity counters.
+ * the REST API does and played as a model's turns are, with the answers of a server the
+ * rehearsal writes (read by the model's client, never sent to it): a turn that shows text on the
+ * gadget, its answer, a final turn. Nothing of it survives: no row commits, and what leaves the
+ * node after a commit (the command to the device, the broker's acknowledgement, a turn handed to
+ * the model's workers, the counters) never leaves. The engine only keeps its id blocks and its
+ * in-memory activity counters.
  *
  * <p>The node reports {@code OUT_OF_SERVICE} (health component {@code rehearsal}) until the
  * rehearsal ends, so a load balancer or a start script waits for a warm node. It ends early, and

@@ -142,11 +142,12 @@ public class LlmSessions implements ModelSessions {
 
     /**
      * For the node's rehearsal of its hot path ({@code dev.ringzero.rehearsal}): the run's asked turn
-     * answered in the caller's transaction, recorded and settled as a model's reply is, with one
-     * tool call of the device command {@code command} and its {@code params} (on the run's only
-     * gadget), or as the model's final answer when {@code command} is null. No model is asked and no
-     * worker waits; the run goes on in the same transaction, which the rehearsal never commits.
-     * False if the run has no turn waiting for its reply.
+     * answered in the caller's transaction, through the model client's mapping and then recorded
+     * and settled as a model's reply is, with one tool call of the device command {@code command}
+     * and its {@code params} (on the run's only gadget), or as the model's final answer when
+     * {@code command} is null. No model is asked and no worker waits; the run goes on in the same
+     * transaction, which the rehearsal never commits. False if the run has no turn waiting for its
+     * reply.
      */
     public boolean rehearseTurn(String runId, String command, JsonNode params) {
         List<SessionStore.Turn> recorded = store.turns(runId);
@@ -154,9 +155,8 @@ public class LlmSessions implements ModelSessions {
             return false;
         }
         int turn = recorded.get(recorded.size() - 1).turn();
-        List<ToolCall> calls = command == null ? List.of()
-                : List.of(new ToolCall("rehearsal-" + turn, ToolNames.wire(command), params.toString()));
-        turns.rehearse(runId, turn, new ModelReply.Answered(command == null ? "done" : "", calls, 100, 10));
+        turns.rehearse(runId, turn, command == null ? null
+                : new ToolCall("rehearsal-" + turn, ToolNames.wire(command), params.toString()));
         return true;
     }
 

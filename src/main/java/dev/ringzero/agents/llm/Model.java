@@ -7,4 +7,13 @@ package dev.ringzero.agents.llm;
 interface Model {
 
     ModelReply ask(ModelCall call);
+
+    /**
+     * The node's rehearsal of a turn: what this client makes of {@code completion}, an answer its
+     * server could give to {@code call}, through its own mapping of both, with nothing sent. A
+     * model without a wire of its own has nothing to rehearse and fails.
+     */
+    default ModelReply rehearse(ModelCall call, String completion) {
+        return new ModelReply.Failed("model_unrehearsed", "this model has no wire to rehearse");
+    }
 }

@@ -34,6 +34,10 @@ final class OpenAiCompatibleModel implements Model {
     /** Where a server reports no usage, about four characters make a token. */
     private static final int CHARS_PER_TOKEN = 4;
 
+    /** The JSON a rehearsal writes and reads, as the client's message converter would (no network). */
+    private static final com.fasterxml.jackson.databind.ObjectMapper WIRE = new com.fasterxml.jackson.databind.ObjectMapper()
+            .configure(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
     private final OpenAiApi api;
     private final String model;
     private final long replySeconds;
@@ -68,6 +72,26 @@ final class OpenAiCompatibleModel implements Model {
             return new ModelReply.Failed("model_garbage", "the model server's answer is not a chat completion: "
                     + shorten(rootMessage(e)));
         }
+        return reply(call, completion);
+    }
+
+    /**
+     * The node's rehearsal: the request for {@code call} written as JSON and {@code completion} read
+     * as the server's answer, through the same mapping as a turn's, with nothing sent anywhere.
+     */
+    @Override
+    public ModelReply rehearse(ModelCall call, String completion) {
+        try {
+            WIRE.writeValueAsBytes(request(call));
+            return reply(call, WIRE.readValue(completion, ChatCompletion.class));
+        } catch (java.io.IOException e) {
+            return new ModelReply.Failed("model_garbage", "the rehearsed answer is not a chat completion: "
+                    + shorten(rootMessage(e)));
+        }
+    }
+
+    /** What a turn makes of the server's chat completion. */
+    private static ModelReply reply(ModelCall call, ChatCompletion completion) {
         if (completion == null || completion.choices() == null || completion.choices().isEmpty()
                 || completion.choices().get(0) == null || completion.choices().get(0).message() == null) {
             return new ModelReply.Failed("model_garbage", "the model server's answer has no message");
