@@ -169,51 +169,59 @@ public class Rehearsal implements HealthIndicator {
                 took.toMillis());
     }
 
-    /** One round, in one transaction rolled back whatever happens in it; returns the runs that succeeded. */
+    /** One round of events: each admitted and routed as the link's lane does, then its command answered. */
     private int rehearseRound(int count) {
+        return round(this::definition, count, (standIn, agentId, i) -> {
+            IncomingEvent event = new IncomingEvent(standIn.gadgetId(), standIn.ownerId(), "rehearsal-" + i, "shaken",
+                    json.createObjectNode().put("n", i), "mqtt", null);
+            batch.run(List.of(event), admission::admitAndRouteHere, Rehearsal::failed);
+            answerAll(standIn.gadgetId());
+        });
+    }
+
+    /**
+     * One round of llm sessions: each run invoked, its first turn answered with a command
+     * (dispatched by the run, answered here), its second with the final answer.
+     */
+    private int rehearseSessions(int count) {
+        return round(this::sessionDefinition, count, (standIn, agentId, i) -> {
+            String runId = runs.invoke(standIn.ownerId(), agentId, json.createObjectNode().put("n", i)).runId();
+            // a run not asked (refused at admission, say) is left: the count of succeeded runs says so
+            if (llm.rehearseTurn(runId, "display.show_text", json.createObjectNode().put("text", "rehearsal " + i))) {
+                answerAll(standIn.gadgetId());
+                llm.rehearseTurn(runId, null, null);
+            }
+        });
+    }
+
+    /** What a round does {@code count} times, with its stand-ins. */
+    private interface Play {
+        void play(StandIn standIn, String agentId, int i);
+    }
+
+    /**
+     * A round: a stand-in owner and gadget, an agent of {@code definition} on it, then {@code play}
+     * {@code count} times, in one transaction rolled back whatever happens in it. Returns the
+     * agent's runs that succeeded.
+     */
+    private int round(java.util.function.Function<String, JsonNode> definition, int count, Play play) {
         return transactions.execute(status -> {
             status.setRollbackOnly();
             StandIn standIn = standIn();
-            String agentId = agents.create(standIn.ownerId(), definition(standIn.gadgetId())).agent().id();
+            String agentId = agents.create(standIn.ownerId(), definition.apply(standIn.gadgetId())).agent().id();
             for (int i = 0; i < count; i++) {
-                IncomingEvent event = new IncomingEvent(standIn.gadgetId(), standIn.ownerId(),
-                        "rehearsal-" + i, "shaken", json.createObjectNode().put("n", i), "mqtt", null);
-                batch.run(List.of(event), admission::admitAndRouteHere, Rehearsal::failed);
-                for (String invocationId : unanswered(standIn.gadgetId())) {
-                    batch.run(List.of(answer(invocationId)), answer -> answers.settleHere(standIn.gadgetId(), answer),
-                            Rehearsal::failed);
-                }
+                play.play(standIn, agentId, i);
             }
             return jdbc.sql("select count(*) from rz_run where agent_id = ? and status = 'succeeded'")
                     .param(agentId).query(Integer.class).single();
         });
     }
 
-    /**
-     * One round of llm sessions, in one transaction rolled back whatever happens in it: each run
-     * invoked, its first turn answered with a command (dispatched by the run, answered here), its
-     * second with the final answer. Returns the runs that succeeded.
-     */
-    private int rehearseSessions(int count) {
-        return transactions.execute(status -> {
-            status.setRollbackOnly();
-            StandIn standIn = standIn();
-            String agentId = agents.create(standIn.ownerId(), sessionDefinition(standIn.gadgetId())).agent().id();
-            for (int i = 0; i < count; i++) {
-                String runId = runs.invoke(standIn.ownerId(), agentId, json.createObjectNode().put("n", i)).runId();
-                if (!llm.rehearseTurn(runId, "display.show_text",
-                        json.createObjectNode().put("text", "rehearsal " + i))) {
-                    continue; // not asked (refused at admission, say): the count below says so
-                }
-                for (String invocationId : unanswered(standIn.gadgetId())) {
-                    batch.run(List.of(answer(invocationId)), answer -> answers.settleHere(standIn.gadgetId(), answer),
-                            Rehearsal::failed);
-                }
-                llm.rehearseTurn(runId, null, null);
-            }
-            return jdbc.sql("select count(*) from rz_run where agent_id = ? and status = 'succeeded'")
-                    .param(agentId).query(Integer.class).single();
-        });
+    /** Every command sent to the gadget and not answered yet, answered as the answer lane does. */
+    private void answerAll(String gadgetId) {
+        for (String invocationId : unanswered(gadgetId)) {
+            batch.run(List.of(answer(invocationId)), answer -> answers.settleHere(gadgetId, answer), Rehearsal::failed);
+        }
     }
 
     private static <T> void failed(T item, RuntimeException cause) {
