@@ -43,7 +43,7 @@ public abstract class PlatformTest {
         // the same database and broker: every gadget message goes through the partitions' sessions,
         // answers through the shared subscription, the speaker floor and the leases through the database
         properties.put("ringzero.cluster.enabled", () -> true);
-        // the postgres profile rehearses 3,000 events and 1,000 llm sessions before healthy;
+        // the postgres profile rehearses 3,000 events and 2,500 llm sessions before healthy;
         // rehearsal.RehearsalTest rehearses on its own, and every other test needs no warm JIT
         properties.put("ringzero.rehearsal.events", () -> 0);
         properties.put("ringzero.rehearsal.llm-sessions", () -> 0);

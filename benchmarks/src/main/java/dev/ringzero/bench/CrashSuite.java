@@ -350,8 +350,8 @@ public final class CrashSuite {
         env.put("RINGZERO_ADMIN_PASSWORD", "fault-admin-" + UUID.randomUUID());
         if (shape.equals("production")) {
             env.put("SPRING_PROFILES_ACTIVE", "postgres,mosquitto");
-            // the profile's 3,000 events are rehearsed at every start, sessions only a tenth of its
-            // 1,000: enough to have every start rehearse them (and lose nothing), not 20 s more a kill
+            // the profile's 3,000 events are rehearsed at every start, llm sessions only 100 of its
+            // 2,500: enough to have every start rehearse them (and lose nothing), not 40 s more a kill
             env.put("RINGZERO_REHEARSAL_LLM_SESSIONS", "100");
             env.put("RINGZERO_DB_URL", args.required("jdbc"));
             env.put("RINGZERO_MQTT_SERVICE_PASSWORD", args.required("mqtt-service-password"));
