@@ -263,32 +263,33 @@ public class Rehearsal implements HealthIndicator {
 
     /** The benchmark's and the seeds' commonest agent: one command per event, no model. */
     private JsonNode definition(String gadgetId) {
-        try {
-            return json.readTree("""
-                    {"apiVersion":"ringzero/v1","name":"rehearsal","gadgets":["%1$s"],"kind":"rules",
-                     "triggers":[{"kind":"gadget.event","gadget":"%1$s","event":"shaken"}],
-                     "actions":[{"gadget":"%1$s","command":"display.show_text","params":{"text":"{{event.id}}"}}],
-                     "allow":{"commands":["display.show_text"]},
-                     "budget":{"runsPerHour":3600,"cooldownSeconds":0,"maxRunSeconds":30},
-                     "concurrency":"parallel","maxParallel":16}
-                    """.formatted(gadgetId));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return parsed("""
+                {"apiVersion":"ringzero/v1","name":"rehearsal","gadgets":["%1$s"],"kind":"rules",
+                 "triggers":[{"kind":"gadget.event","gadget":"%1$s","event":"shaken"}],
+                 "actions":[{"gadget":"%1$s","command":"display.show_text","params":{"text":"{{event.id}}"}}],
+                 "allow":{"commands":["display.show_text"]},
+                 "budget":{"runsPerHour":3600,"cooldownSeconds":0,"maxRunSeconds":30},
+                 "concurrency":"parallel","maxParallel":16}
+                """.formatted(gadgetId));
     }
 
     /** An llm agent as the benchmark's sessions are: invoked, one command allowed, a few tool calls. */
     private JsonNode sessionDefinition(String gadgetId) {
+        return parsed("""
+                {"apiVersion":"ringzero/v1","name":"rehearsal session","gadgets":["%1$s"],"kind":"llm",
+                 "triggers":[{"kind":"invoke"}],
+                 "instructions":"Greet the person on the screen, once.",
+                 "allow":{"commands":["display.show_text"]},
+                 "budget":{"runsPerHour":3600,"cooldownSeconds":0,"maxRunSeconds":120,"toolCallsPerRun":4,
+                           "tokensPerRun":100000},
+                 "concurrency":"parallel","maxParallel":16}
+                """.formatted(gadgetId));
+    }
+
+    /** A definition written here, which parses (a failure is a defect of this class). */
+    private JsonNode parsed(String definition) {
         try {
-            return json.readTree("""
-                    {"apiVersion":"ringzero/v1","name":"rehearsal session","gadgets":["%1$s"],"kind":"llm",
-                     "triggers":[{"kind":"invoke"}],
-                     "instructions":"Greet the person on the screen, once.",
-                     "allow":{"commands":["display.show_text"]},
-                     "budget":{"runsPerHour":3600,"cooldownSeconds":0,"maxRunSeconds":120,"toolCallsPerRun":4,
-                               "tokensPerRun":100000},
-                     "concurrency":"parallel","maxParallel":16}
-                    """.formatted(gadgetId));
+            return json.readTree(definition);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

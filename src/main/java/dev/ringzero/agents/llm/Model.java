@@ -9,11 +9,12 @@ interface Model {
     ModelReply ask(ModelCall call);
 
     /**
-     * The node's rehearsal of a turn: what this client makes of {@code completion}, an answer its
-     * server could give to {@code call}, through its own mapping of both, with nothing sent. A
-     * model without a wire of its own has nothing to rehearse and fails.
+     * The node's rehearsal of a turn: {@code call} written as this client's request and a reply
+     * calling {@code asked} (null: a final answer) written as its server would send it, then read
+     * through the client's own mapping; nothing is sent. A model without a wire of its own has
+     * nothing to rehearse and fails.
      */
-    default ModelReply rehearse(ModelCall call, String completion) {
+    default ModelReply rehearse(ModelCall call, ToolCall asked) {
         return new ModelReply.Failed("model_unrehearsed", "this model has no wire to rehearse");
     }
 }

@@ -243,38 +243,19 @@ final class ModelTurns {
     /**
      * The node's rehearsal of a turn (see {@link LlmSessions#rehearseTurn}), in the caller's
      * transaction: the turn's model call read from the record, the model's client mapping it and a
-     * chat completion with {@code call} (null: a final answer) as if its server had answered, with
-     * nothing sent, then the reply recorded and settled as a worker's is, with no wait for the
-     * devices. A call that reaches beyond the record (a platform tool, an intent) is not rehearsed:
+     * reply calling {@code call} (null: a final answer) as if its server had answered, with nothing
+     * sent ({@link Model#rehearse}), then the reply recorded and settled as a worker's is, with no
+     * wait for the devices. A call that reaches beyond the record (a platform tool, an intent) is not rehearsed:
      * it would act outside the transaction.
      */
     void rehearse(String runId, int turn, ToolCall call) {
-        ModelReply reply = model.rehearse(prepare(runId), completion(call));
+        ModelReply reply = model.rehearse(prepare(runId), call);
         if (!(reply instanceof ModelReply.Answered answered)) {
             throw new IllegalStateException("the rehearsed turn failed: " + reply);
         }
         if (recorded(runId, turn, answered, 0) != null) {
             throw new IllegalStateException("a rehearsed reply may only call device commands");
         }
-    }
-
-    /** A chat completion as an OpenAI-compatible server sends it: {@code call}, or a final answer. */
-    private String completion(ToolCall call) {
-        ObjectNode completion = json.createObjectNode().put("id", "rehearsal").put("object", "chat.completion")
-                .put("created", 0).put("model", "rehearsal");
-        ObjectNode choice = completion.putArray("choices").addObject().put("index", 0)
-                .put("finish_reason", call == null ? "stop" : "tool_calls");
-        ObjectNode message = choice.putObject("message").put("role", "assistant");
-        if (call == null) {
-            message.put("content", "done");
-        } else {
-            message.putNull("content");
-            message.putArray("tool_calls").addObject().put("id", call.id()).put("type", "function")
-                    .putObject("function").put("name", call.name()).put("arguments", call.arguments());
-        }
-        completion.putObject("usage").put("prompt_tokens", 100).put("completion_tokens", 10)
-                .put("total_tokens", 110);
-        return completion.toString();
     }
 
     /** How soon the sweep tries again to wake a run that could not be woken (its instance suspended). */

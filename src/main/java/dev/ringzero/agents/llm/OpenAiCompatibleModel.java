@@ -75,12 +75,16 @@ final class OpenAiCompatibleModel implements Model {
         return reply(call, completion);
     }
 
-    /**
-     * The node's rehearsal: the request for {@code call} written as JSON and {@code completion} read
-     * as the server's answer, through the same mapping as a turn's, with nothing sent anywhere.
-     */
     @Override
-    public ModelReply rehearse(ModelCall call, String completion) {
+    public ModelReply rehearse(ModelCall call, ToolCall asked) {
+        return replayed(call, completion(asked));
+    }
+
+    /**
+     * The request for {@code call} written as JSON and {@code completion} read as the server's
+     * answer, through the same mapping as a turn's, with nothing sent anywhere.
+     */
+    ModelReply replayed(ModelCall call, String completion) {
         try {
             WIRE.writeValueAsBytes(request(call));
             return reply(call, WIRE.readValue(completion, ChatCompletion.class));
@@ -88,6 +92,24 @@ final class OpenAiCompatibleModel implements Model {
             return new ModelReply.Failed("model_garbage", "the rehearsed answer is not a chat completion: "
                     + shorten(rootMessage(e)));
         }
+    }
+
+    /** A chat completion as an OpenAI-compatible server sends it: a call of {@code asked}, or a final answer. */
+    private static String completion(ToolCall asked) {
+        com.fasterxml.jackson.databind.node.ObjectNode completion = WIRE.createObjectNode().put("id", "rehearsal")
+                .put("object", "chat.completion").put("created", 0).put("model", "rehearsal");
+        com.fasterxml.jackson.databind.node.ObjectNode message = completion.putArray("choices").addObject()
+                .put("index", 0).put("finish_reason", asked == null ? "stop" : "tool_calls")
+                .putObject("message").put("role", "assistant");
+        if (asked == null) {
+            message.put("content", "done");
+        } else {
+            message.putNull("content");
+            message.putArray("tool_calls").addObject().put("id", asked.id()).put("type", "function")
+                    .putObject("function").put("name", asked.name()).put("arguments", asked.arguments());
+        }
+        completion.putObject("usage").put("prompt_tokens", 100).put("completion_tokens", 10).put("total_tokens", 110);
+        return completion.toString();
     }
 
     /** What a turn makes of the server's chat completion. */

@@ -23,7 +23,7 @@ class OpenAiCompatibleModelRehearsalTest {
 
     @Test
     void aToolCallIsReadAsTheTurnWouldReadIt() {
-        ModelReply reply = underTest.rehearse(call, """
+        ModelReply reply = underTest.replayed(call, """
                 {"id":"r","object":"chat.completion","created":0,"model":"rehearsal",
                  "choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":null,
                    "tool_calls":[{"id":"c1","type":"function",
@@ -35,8 +35,16 @@ class OpenAiCompatibleModelRehearsalTest {
     }
 
     @Test
+    void aRehearsedReplyCallsWhatItWasGivenOrAnswersFinally() {
+        ToolCall asked = new ToolCall("c1", "display__show_text", "{\"text\":\"hi\"}");
+
+        assertThat(underTest.rehearse(call, asked)).isEqualTo(new ModelReply.Answered("", List.of(asked), 100, 10));
+        assertThat(underTest.rehearse(call, null)).isEqualTo(new ModelReply.Answered("done", List.of(), 100, 10));
+    }
+
+    @Test
     void anAnswerThatIsNoChatCompletionFailsAsGarbage() {
-        ModelReply reply = underTest.rehearse(call, "<html>not a model</html>");
+        ModelReply reply = underTest.replayed(call, "<html>not a model</html>");
 
         assertThat(reply).isInstanceOf(ModelReply.Failed.class);
         assertThat(((ModelReply.Failed) reply).code()).isEqualTo("model_garbage");
@@ -44,7 +52,7 @@ class OpenAiCompatibleModelRehearsalTest {
 
     @Test
     void aCompletionWithoutAChoiceFailsAsGarbage() {
-        ModelReply reply = underTest.rehearse(call, "{\"id\":\"r\",\"choices\":[]}");
+        ModelReply reply = underTest.replayed(call, "{\"id\":\"r\",\"choices\":[]}");
 
         assertThat(((ModelReply.Failed) reply).code()).isEqualTo("model_garbage");
     }
