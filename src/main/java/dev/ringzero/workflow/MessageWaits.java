@@ -24,7 +24,7 @@ final class MessageWaits {
                 .findEventSubscriptionsByNameAndTenantId(EventType.MESSAGE.name(), message, null);
     }
 
-    /** What waking the wait for a message did (see {@link #wakeWithNothing}). */
+    /** What waking a wait did (see {@link #wakeWithNothing}, {@link ExecutionWaits#wake}). */
     enum Woken {
         /** The wait went on, in the caller's transaction. */
         WOKEN,

@@ -10,7 +10,8 @@ public final class ProcessIds {
     public static final String MESSAGE_LINK_RESULT = "linkResult";
     public static final String MESSAGE_AGENT_TURN = "agentTurn";
     public static final String MESSAGE_SPEAKER_TURN = "speakerTurn";
-    public static final String MESSAGE_MODEL_REPLY = "modelReply";
+    /** agent-run's wait for an llm turn: a receive task with no message, woken by its execution. */
+    public static final String AWAIT_MODEL_REPLY = "Task_AwaitModelReply";
 
     public static final String VAR_AGENT_ID = "agentId";
     public static final String VAR_REVISION = "revision";

@@ -106,13 +106,16 @@ class RunDelegates {
         };
     }
 
-    /** An llm run's model turn: asked here, played off the engine, its wait named after it. */
+    /**
+     * An llm run's model turn: asked here, played off the engine. Its record names this execution,
+     * which goes on to wait at the receive task (not a scope: the same execution) until the turn's
+     * end wakes it.
+     */
     @Bean
     JavaDelegate modelAsk(AgentRuns runs, dev.ringzero.agents.llm.LlmSessions sessions) {
         return execution -> {
             String runId = execution.getProcessBusinessKey();
-            dev.ringzero.agents.llm.LlmSessions.Asked asked = sessions.ask(runId, runs.deadline(runId));
-            transient_(execution, RunVariables.MODEL_TURN, Variables.stringValue(asked.key(), true));
+            sessions.ask(runId, runs.deadline(runId), execution.getId());
         };
     }
 

@@ -38,8 +38,6 @@ final class RunVariables {
     static final String ANSWER_CODE = "answerCode";
     static final String ANSWER_RESULT = "answerResult";
     static final String RUN_DEADLINE = "runDeadline";
-    /** An llm run's model turn just asked ({run id}:{turn}): names the message its wait listens for. */
-    static final String MODEL_TURN = "modelTurn";
 
     private RunVariables() {
     }

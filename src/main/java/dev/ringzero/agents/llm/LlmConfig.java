@@ -70,7 +70,7 @@ class LlmConfig {
             AgentStore agentStore, RegisteredCommands registered, PolicyKernel kernel, Envelopes envelopes,
             GateService gates, LocalTools tools, ObjectProvider<SessionWake> wake, ObjectProvider<EventBacklog> events,
             TransactionTemplate transactions, ExecutorService llmWorkers, ObjectMapper json, Clock clock) {
-        SessionWake lazyWake = (runId, turn) -> wake.getObject().turnDone(runId, turn);
+        SessionWake lazyWake = (runId, turn, waitExecution) -> wake.getObject().turnDone(runId, turn, waitExecution);
         return new ModelTurns(model, settings, store, runs, agents, agentStore, registered, kernel, envelopes, gates,
                 gates, tools, lazyWake, events.getIfAvailable(() -> EventBacklog.NONE), transactions, llmWorkers, json,
                 clock);

@@ -29,15 +29,6 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  */
 public class LlmSessions implements ModelSessions {
 
-    /** A turn's wait, named by the message that wakes it (its deadline is the turn's record). */
-    public record Asked(String runId, int turn) {
-
-        /** The name of the message that wakes the wait for this turn. */
-        public String key() {
-            return runId + ":" + turn;
-        }
-    }
-
     /** A margin past the reply timeout, so a reply at the last moment still counts. */
     static final Duration REPLY_GRACE = Duration.ofSeconds(2);
 
@@ -113,17 +104,18 @@ public class LlmSessions implements ModelSessions {
     /**
      * Step {@code Task_AskModel}: records the next turn as asked, reads its model call (the
      * conversation so far) in this transaction, and has it played once this transaction commits
-     * (a rolled-back step asks nothing). The wait ends at the reply timeout, or at the run's
-     * maxRunSeconds if that comes first: the turn's {@code reply_by}, which {@link
-     * #endOverdueTurns} watches.
+     * (a rolled-back step asks nothing). The turn's record names the engine execution that waits
+     * for it ({@code waitExecution}), which whoever ends the turn wakes. The wait ends at the reply
+     * timeout, or at the run's maxRunSeconds if that comes first: the turn's {@code reply_by},
+     * which {@link #endOverdueTurns} watches.
      */
-    public Asked ask(String runId, Instant runDeadline) {
+    public void ask(String runId, Instant runDeadline, String waitExecution) {
         RunStore.Run run = runs.find(runId).orElseThrow();
         int turn = store.turns(runId).stream().mapToInt(SessionStore.Turn::turn).max().orElse(0) + 1;
         Instant now = clock.instant();
         Instant replyBy = now.plus(settings.replyTimeout()).plus(REPLY_GRACE);
         Instant deadline = replyBy.isBefore(runDeadline) ? replyBy : runDeadline;
-        store.asked(runId, turn, run.ownerId(), now, deadline);
+        store.asked(runId, turn, run.ownerId(), now, deadline, waitExecution);
         if (TransactionSynchronizationManager.isSynchronizationActive()) {
             // read here, in the step's transaction, where the run and its turns are read already
             // (a transaction of its own on the worker before: the sixteenth series)
@@ -137,7 +129,6 @@ public class LlmSessions implements ModelSessions {
         } else {
             turns.play(runId, turn, null);
         }
-        return new Asked(runId, turn);
     }
 
     /**

@@ -263,10 +263,14 @@ final class ModelTurns {
 
     /**
      * Wakes the run for a turn just ready or failed, in the caller's transaction; a held wait is
-     * left to the sweep. True if the run was woken (or nothing waits any more).
+     * left to the sweep. True if the run was woken (or nothing waits any more). Only the run's
+     * latest turn has a wait: a run asks its next turn after it was woken for this one, so a late
+     * wake for an earlier turn (the sweep's, a resumed one's) must not end the next turn's wait.
      */
     private boolean wake(String runId, int turn) {
-        if (wake.turnDone(runId, turn)) {
+        List<SessionStore.Turn> turns = store.turns(runId);
+        SessionStore.Turn last = turns.isEmpty() ? null : turns.get(turns.size() - 1);
+        if (last == null || last.turn() != turn || wake.turnDone(runId, turn, last.waitExecution())) {
             return true;
         }
         store.wakeAgain(runId, turn, clock.instant().plus(WAKE_AGAIN));

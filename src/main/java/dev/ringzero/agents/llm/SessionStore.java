@@ -40,9 +40,13 @@ class SessionStore {
         }
     }
 
-    /** One model turn as recorded. */
+    /**
+     * One model turn as recorded; {@code waitExecution} is the engine execution that waits for it
+     * (null for a turn an earlier version asked: its run, in an older model, is ended at start).
+     */
     record Turn(String runId, int turn, String ownerId, TurnStatus status, Instant askedAt, Instant repliedAt,
-            int tokensIn, int tokensOut, Integer latencyMs, String replyText, String errorCode, String error) {
+            int tokensIn, int tokensOut, Integer latencyMs, String replyText, String errorCode, String error,
+            String waitExecution) {
 
         int tokens() {
             return tokensIn + tokensOut;
@@ -50,18 +54,18 @@ class SessionStore {
 
         Turn replied(Instant at, int in, int out, Integer latency, String text) {
             return new Turn(runId, turn, ownerId, TurnStatus.REPLIED, askedAt, at, in, out, latency, text, errorCode,
-                    error);
+                    error, waitExecution);
         }
 
         /** Ended without a usable reply; a reply that came keeps its time. */
         Turn failed(Instant at, String code, String message) {
             return new Turn(runId, turn, ownerId, TurnStatus.FAILED, askedAt, repliedAt == null ? at : repliedAt,
-                    tokensIn, tokensOut, latencyMs, replyText, code, message);
+                    tokensIn, tokensOut, latencyMs, replyText, code, message, waitExecution);
         }
 
         Turn ready() {
             return new Turn(runId, turn, ownerId, TurnStatus.READY, askedAt, repliedAt, tokensIn, tokensOut, latencyMs,
-                    replyText, errorCode, error);
+                    replyText, errorCode, error, waitExecution);
         }
     }
 
@@ -78,7 +82,7 @@ class SessionStore {
     }
 
     private static final String TURN_COLUMNS = "run_id, turn, owner_id, status, asked_at, replied_at, tokens_in, "
-            + "tokens_out, latency_ms, reply_text, error_code, error";
+            + "tokens_out, latency_ms, reply_text, error_code, error, wait_execution";
     private static final String CALL_COLUMNS = "turn, seq, call_id, tool, capability, arguments, verdict, reason, "
             + "action_idx, result, done";
 
@@ -104,13 +108,17 @@ class SessionStore {
         this.liveFor = liveFor;
     }
 
-    /** A turn asked of the model, whose wait ends at {@code replyBy} unless it is ready or failed first. */
-    void asked(String runId, int turn, String ownerId, Instant at, Instant replyBy) {
-        Turn asked = new Turn(runId, turn, ownerId, TurnStatus.ASKED, stored(at), null, 0, 0, null, null, null, null);
+    /**
+     * A turn asked of the model, whose wait (the engine execution {@code waitExecution}) ends at
+     * {@code replyBy} unless it is ready or failed first.
+     */
+    void asked(String runId, int turn, String ownerId, Instant at, Instant replyBy, String waitExecution) {
+        Turn asked = new Turn(runId, turn, ownerId, TurnStatus.ASKED, stored(at), null, 0, 0, null, null, null, null,
+                waitExecution);
         changeTurns(runId, turns -> plus(turns, List.of(asked)));
-        jdbc.sql("insert into rz_llm_turn(run_id, turn, owner_id, status, asked_at, node_id, reply_by) "
-                        + "values (?, ?, ?, 'asked', ?, ?, ?)")
-                .params(runId, turn, ownerId, ts(at), node, ts(replyBy)).update();
+        jdbc.sql("insert into rz_llm_turn(run_id, turn, owner_id, status, asked_at, node_id, reply_by, wait_execution) "
+                        + "values (?, ?, ?, 'asked', ?, ?, ?, ?)")
+                .params(runId, turn, ownerId, ts(at), node, ts(replyBy), waitExecution).update();
     }
 
     /**
@@ -313,7 +321,8 @@ class SessionStore {
 
     private List<Turn> unfinished(Instant now, boolean ownToo) {
         return jdbc.sql("select t.run_id, t.turn, t.owner_id, t.status, t.asked_at, t.replied_at, t.tokens_in, "
-                        + "t.tokens_out, t.latency_ms, t.reply_text, t.error_code, t.error from rz_llm_turn t "
+                        + "t.tokens_out, t.latency_ms, t.reply_text, t.error_code, t.error, t.wait_execution "
+                        + "from rz_llm_turn t "
                         + "join rz_run r on r.id = t.run_id where r.status = 'running' and (t.status in ('asked', "
                         + "'replied') or t.turn = (select max(l.turn) from rz_llm_turn l where l.run_id = t.run_id)) "
                         + "and (" + (ownToo ? "t.node_id = ? or " : "t.node_id <> ? and (")
@@ -348,7 +357,7 @@ class SessionStore {
                 TurnStatus.fromWire(rs.getString("status")), instant(rs.getTimestamp("asked_at")),
                 instant(rs.getTimestamp("replied_at")), rs.getInt("tokens_in"), rs.getInt("tokens_out"),
                 latencyMs, rs.getString("reply_text"), rs.getString("error_code"),
-                rs.getString("error"));
+                rs.getString("error"), rs.getString("wait_execution"));
     }
 
     private static Call call(ResultSet rs, int n) throws SQLException {

@@ -38,9 +38,9 @@ class ConversationTest {
     @Test
     void everyReadyTurnIsReplayedWithWhatBecameOfEachCall() {
         SessionStore.Turn ready = new SessionStore.Turn("r1", 1, "alice", SessionStore.TurnStatus.READY, T0, T0, 10, 5,
-                100, "", null, null);
+                100, "", null, null, "e1");
         SessionStore.Turn inFlight = new SessionStore.Turn("r1", 2, "alice", SessionStore.TurnStatus.ASKED, T0, null,
-                0, 0, null, null, null, null);
+                0, 0, null, null, null, null, "e1");
         List<SessionStore.Call> calls = List.of(
                 new SessionStore.Call(1, 0, "c0", "speaker__say", "speaker.say", "{\"text\":\"hi\"}", "action", null, 0,
                         null, true),

@@ -37,6 +37,9 @@ class LlmAgentTest extends OwnerWithDeskBotTest {
     java.util.concurrent.ThreadPoolExecutor llmWorkers;
 
     @Autowired
+    ModelTurns turns;
+
+    @Autowired
     org.camunda.bpm.engine.RuntimeService runtime;
 
     @Autowired
@@ -350,6 +353,28 @@ class LlmAgentTest extends OwnerWithDeskBotTest {
         assertThat(said()).hasSizeLessThanOrEqualTo(1);
         assertThat(jdbc.sql("select count(*) from rz_llm_turn where run_id = ? and reply_by is not null").param(runId)
                 .query(Integer.class).single()).as("nothing due once woken").isZero();
+    }
+
+    @Test
+    void aLateWakeForAnEarlierTurnLeavesTheNextTurnWaiting() {
+        // every turn of a run waits in the same execution (the receive task its record names): a wake
+        // for turn 1 that comes while turn 2 is asked (the deadline sweep's, a resumed turn's) is late
+        // and must not end turn 2's wait
+        model.then(Reply.toolCalls("speaker__say", "{\"text\":\"first\"}"))
+                .then(Reply.answer("done").after(Duration.ofMillis(1500)));
+        String runId = Agents.runNow(alice, sayingAgent());
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> model.requests().size() == 2);
+        assertThat(runtime.getActiveActivityIds(instanceOf(runId))).containsExactly("Task_AwaitModelReply");
+
+        turns.due(runId, 1);
+
+        assertThat(runtime.getActiveActivityIds(instanceOf(runId))).containsExactly("Task_AwaitModelReply");
+        assertThat(jdbc.sql("select turn, status from rz_llm_turn where run_id = ? order by turn").param(runId)
+                .query((rs, n) -> rs.getInt(1) + ":" + rs.getString(2)).list()).containsExactly("1:ready", "2:asked");
+        JsonNode run = ended(runId);
+        assertThat(run.path("status").asText()).as(run.toString()).isEqualTo("succeeded");
+        assertThat(run.path("session").path("turns")).hasSize(2);
+        assertThat(said()).hasSize(1);
     }
 
     @Test

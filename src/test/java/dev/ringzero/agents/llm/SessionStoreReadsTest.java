@@ -36,7 +36,7 @@ class SessionStoreReadsTest extends PlatformTest {
         new TransactionTemplate(transactionManager).executeWithoutResult(status -> {
             assertThat(store.turns(runId)).isEmpty(); // read: from here on the transaction keeps its copy
             assertThat(store.calls(runId)).isEmpty();
-            store.asked(runId, 1, "owner-1", asked, asked.plusSeconds(62));
+            store.asked(runId, 1, "owner-1", asked, asked.plusSeconds(62), "execution-1");
             assertThat(store.replied(runId, 1, new ModelReply.Answered("Saying hi.", List.of(
                     new ToolCall("call-" + "x".repeat(200), "speaker__say", "{\"text\":\"hi\"}"),
                     new ToolCall("call-2", "state__get", "{}")), 120, 30), 2_040, asked.plusMillis(2_040))).isTrue();
@@ -45,7 +45,7 @@ class SessionStoreReadsTest extends PlatformTest {
             store.handled(runId, 1, 1, "state.get", "allow", "r".repeat(600), "{\"status\":\"ok\"}");
             assertThat(store.ready(runId, 1)).isTrue();
             assertThat(store.ready(runId, 1)).as("ready already").isFalse();
-            store.asked(runId, 2, "owner-1", asked.plusSeconds(3), asked.plusSeconds(65));
+            store.asked(runId, 2, "owner-1", asked.plusSeconds(3), asked.plusSeconds(65), "execution-1");
             assertThat(store.failed(runId, 2, "model_error", "m".repeat(600), asked.plusSeconds(4))).isTrue();
             assertThat(store.failed(runId, 2, "model_timeout", "again", asked.plusSeconds(5))).as("failed already")
                     .isFalse();
