@@ -3,6 +3,7 @@ package dev.ringzero.workflow;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.camunda.bpm.engine.delegate.DelegateExecution;
 import org.camunda.bpm.engine.impl.cfg.AbstractProcessEnginePlugin;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
 import org.camunda.bpm.engine.impl.history.event.HistoricActivityInstanceEventEntity;
@@ -10,6 +11,7 @@ import org.camunda.bpm.engine.impl.history.event.HistoricVariableUpdateEventEnti
 import org.camunda.bpm.engine.impl.history.event.HistoryEvent;
 import org.camunda.bpm.engine.impl.history.handler.DbHistoryEventHandler;
 import org.camunda.bpm.engine.impl.history.handler.HistoryEventHandler;
+import org.camunda.bpm.engine.impl.history.producer.CacheAwareHistoryEventProducer;
 import org.springframework.stereotype.Component;
 
 /**
@@ -19,13 +21,17 @@ import org.springframework.stereotype.Component;
  * cost the database; the run's own record ({@code rz_run}, {@code rz_run_action}: every action's
  * verdict, outcome and timings) already holds what an analyst reads. Gates and schedules keep
  * their full {@code audit} history (few, slow, and worth every row). docs/benchmarks.md has the
- * figures.
+ * figures. An agent run's activity instance events are not even built ({@link RunAwareProducer});
+ * its variables' events are built and dropped (a run writes one or two).
  */
 @Component
 class RunHistory extends AbstractProcessEnginePlugin {
 
     @Override
     public void preInit(ProcessEngineConfigurationImpl configuration) {
+        if (configuration.getHistoryEventProducer() == null) {
+            configuration.setHistoryEventProducer(new RunAwareProducer());
+        }
         configuration.setEnableDefaultDbHistoryEventHandler(false);
         List<HistoryEventHandler> handlers = new ArrayList<>();
         if (configuration.getCustomHistoryEventHandlers() != null) {
@@ -46,6 +52,34 @@ class RunHistory extends AbstractProcessEnginePlugin {
         }
         String definitionId = event.getProcessDefinitionId();
         return definitionId != null && definitionId.startsWith(ProcessIds.AGENT_RUN + ":");
+    }
+
+    /**
+     * The engine's own producer, which builds no activity instance event of an agent run: each
+     * would be dropped by the handler, and building one reads the run's history instance for its
+     * removal time (a select per activity of a run that waits, where its transaction began).
+     */
+    static final class RunAwareProducer extends CacheAwareHistoryEventProducer {
+
+        private static boolean ofRun(DelegateExecution execution) {
+            String definitionId = execution.getProcessDefinitionId();
+            return definitionId != null && definitionId.startsWith(ProcessIds.AGENT_RUN + ":");
+        }
+
+        @Override
+        public HistoryEvent createActivityInstanceStartEvt(DelegateExecution execution) {
+            return ofRun(execution) ? null : super.createActivityInstanceStartEvt(execution);
+        }
+
+        @Override
+        public HistoryEvent createActivityInstanceUpdateEvt(DelegateExecution execution) {
+            return ofRun(execution) ? null : super.createActivityInstanceUpdateEvt(execution);
+        }
+
+        @Override
+        public HistoryEvent createActivityInstanceEndEvt(DelegateExecution execution) {
+            return ofRun(execution) ? null : super.createActivityInstanceEndEvt(execution);
+        }
     }
 
     /** The engine's own database handler, minus what {@link #dropped} leaves out. */
