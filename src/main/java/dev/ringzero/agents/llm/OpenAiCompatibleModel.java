@@ -43,7 +43,13 @@ final class OpenAiCompatibleModel implements Model {
     private final long replySeconds;
 
     OpenAiCompatibleModel(LlmSettings settings) {
+        // one pool for the client's own work and for writing request bodies: without an executor the
+        // request factory starts a new thread to write each turn's request (a tenth of a turn's CPU)
+        org.springframework.scheduling.concurrent.CustomizableThreadFactory threads =
+                new org.springframework.scheduling.concurrent.CustomizableThreadFactory("model-http-");
+        threads.setDaemon(true);
         HttpClient http = HttpClient.newBuilder().connectTimeout(settings.connectTimeout())
+                .executor(java.util.concurrent.Executors.newCachedThreadPool(threads))
                 .followRedirects(HttpClient.Redirect.NEVER).build();
         JdkClientHttpRequestFactory requests = new JdkClientHttpRequestFactory(http);
         requests.setReadTimeout(settings.replyTimeout());
