@@ -21,7 +21,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * {@code unknown}, never retried, and its run finishes. It runs whatever
  * {@code ringzero.runs.detach-last-command} says now: commands detached before a restart with the
  * setting turned off are still settled.</li>
- * <li>A command a process waits for ({@code Catch_LinkResult}) whose answer is overdue has its wait
+ * <li>A command a process waits for ({@code Task_AwaitLinkResult}) whose answer is overdue has its wait
  * woken with no answer, and the process's step records it ({@link RunAnswerWakeups#deadlinePassed}).
  * A suspended instance is not woken: its command stays due, tried again every few seconds, and the
  * wait is woken once the instance is active again.</li>
@@ -61,7 +61,7 @@ class AnswerDeadlineSweep {
         }
         for (RunStore.Overdue overdue : runs.overdueAwaited(now, PER_SWEEP)) {
             settle(overdue, () -> {
-                switch (waits.deadlinePassed(overdue.invocationId())) {
+                switch (waits.deadlinePassed(overdue.runId(), overdue.invocationId())) {
                     case WOKEN -> { } // its step settled the action, which cleared the deadline
                     case SUSPENDED -> runs.awaitedBy(overdue.runId(), overdue.invocationId(),
                             clock.instant().plus(SUSPENDED_AGAIN));

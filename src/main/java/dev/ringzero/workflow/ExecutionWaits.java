@@ -17,16 +17,21 @@ final class ExecutionWaits {
     }
 
     /**
-     * Wakes {@code executionId} if it still waits at {@code activityId}, with no variables (the
-     * caller's record says what happened), unless its instance is suspended.
+     * Wakes {@code executionId} if it still waits at {@code activityId}, handing it {@code
+     * variables} (null: none, the caller's record says what happened), unless its instance is
+     * suspended.
      */
-    static MessageWaits.Woken wake(CommandContext context, String executionId, String activityId) {
+    static MessageWaits.Woken wake(CommandContext context, String executionId, String activityId,
+            java.util.Map<String, Object> variables) {
         ExecutionEntity execution = context.getExecutionManager().findExecutionById(executionId);
         if (execution == null || !activityId.equals(execution.getActivityId())) {
             return MessageWaits.Woken.NONE; // it went on already, or its instance is gone
         }
         if (execution.isSuspended()) {
             return MessageWaits.Woken.SUSPENDED;
+        }
+        if (variables != null) {
+            execution.setVariables(variables);
         }
         execution.signal(null, null);
         return MessageWaits.Woken.WOKEN;

@@ -29,6 +29,6 @@ class ModelTurnWakeups implements SessionWake {
         // a suspended instance is not woken; the turn's record keeps it due, and the sweep tries
         // again once it is active
         return waitExecution == null || engine.getCommandExecutorTxRequired().execute(context -> ExecutionWaits.wake(
-                context, waitExecution, ProcessIds.AWAIT_MODEL_REPLY) != MessageWaits.Woken.SUSPENDED);
+                context, waitExecution, ProcessIds.AWAIT_MODEL_REPLY, null) != MessageWaits.Woken.SUSPENDED);
     }
 }

@@ -81,17 +81,17 @@ class RunDelegates {
     JavaDelegate actionDispatch(AgentRuns runs) {
         return execution -> {
             String runId = execution.getProcessBusinessKey();
-            AgentRuns.DispatchStep step = runs.dispatch(runId);
+            // an awaited command's record names this execution, which waits at Task_AwaitLinkResult
+            // (the gateway and the receive task are no scopes: the same execution)
+            AgentRuns.DispatchStep step = runs.dispatch(runId, execution.getId());
             transient_(execution, RunVariables.SENT, Variables.booleanValue(step.sent(), true));
             transient_(execution, RunVariables.WAITING, Variables.booleanValue(step.waiting(), true));
             transient_(execution, RunVariables.DETACHED, Variables.booleanValue(step.detached(), true));
-            if (step.sent()) {
-                // its deadline is the record's (rz_run_action.awaited_by), which the node's sweep watches
-                transient_(execution, RunVariables.INVOCATION, Variables.stringValue(step.invocationId(), true));
-            } else if (step.waiting()) {
+            // sent: the answer's deadline is the record's (rz_run_action.awaited_by), which the node's sweep watches
+            if (step.waiting()) {
                 transient_(execution, RunVariables.RUN_DEADLINE,
                         Variables.dateValue(Date.from(step.runDeadline()), true));
-            } else {
+            } else if (!step.sent()) {
                 next(execution, runs.next(runId));
             }
         };

@@ -30,9 +30,7 @@ final class RunVariables {
     static final String WAITING = "waiting";
     /** Sent, and nothing after it waits for the answer: the run's instance ends, the record settles. */
     static final String DETACHED = "detached";
-    /** The invocation just sent: names the message its wait listens for (Message_LinkResult). */
-    static final String INVOCATION = "invocation";
-    /** The device's answer, handed over by the correlation that wakes the wait (AgentRuns.Answer). */
+    /** The device's answer, handed over by the wake of its wait (AgentRuns.Answer). */
     static final String ANSWER_INVOCATION = "answerInvocation";
     static final String ANSWER_STATUS = "answerStatus";
     static final String ANSWER_CODE = "answerCode";

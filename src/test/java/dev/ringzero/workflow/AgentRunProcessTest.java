@@ -51,6 +51,11 @@ class AgentRunProcessTest {
     void delegates() {
         // as the record says of every command a process waits for
         when(runs.answeredUnawaited(any(), any(), any())).thenReturn(AgentRuns.DetachedAnswer.NOT_DETACHED);
+        when(runs.waitFor(eq(RUN), any())).thenAnswer(call -> Optional.ofNullable(awaited.get(call.getArgument(1))));
+        org.mockito.Mockito.doAnswer(call -> {
+            awaited.clear(); // the awaited action is settled: nothing waits for it any more
+            return null;
+        }).when(runs).settle(eq(RUN), any());
         RunDelegates delegates = new RunDelegates();
         var runtime = runtimeService();
         Mocks.register("runAdmit", delegates.runAdmit(runs, new ProcessInstances(runtime)));
@@ -76,8 +81,26 @@ class AgentRunProcessTest {
                 new RunRequest(RUN, "agent-1", "alice", 1, "invoke", null, null, false)));
     }
 
+    /**
+     * The record, as far as the waits read it: the execution each awaited command names, until its
+     * action is settled ({@link AgentRuns#waitFor}).
+     */
+    private final java.util.Map<String, String> awaited = new java.util.HashMap<>();
+
+    /** The steps the next dispatches take, in order (the last one repeats), recorded as the record would. */
+    private void dispatches(AgentRuns.DispatchStep... steps) {
+        java.util.Deque<AgentRuns.DispatchStep> script = new java.util.ArrayDeque<>(List.of(steps));
+        when(runs.dispatch(eq(RUN), any())).thenAnswer(call -> {
+            AgentRuns.DispatchStep step = script.size() > 1 ? script.poll() : script.peek();
+            if (step.sent() && !step.detached()) {
+                awaited.put(step.invocationId(), call.getArgument(1));
+            }
+            return step;
+        });
+    }
+
     private void sends(String invocationId) {
-        when(runs.dispatch(RUN)).thenReturn(new AgentRuns.DispatchStep(true, false, invocationId, later, later));
+        dispatches(new AgentRuns.DispatchStep(true, false, invocationId, later, later));
     }
 
     private Outcome answer(String invocationId) {
@@ -91,7 +114,7 @@ class AgentRunProcessTest {
     private MessageWaits.Woken deadlinePassed(String invocationId) {
         return new RunAnswerWakeups((org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl)
                 processEngine().getProcessEngineConfiguration(), runs, new QueuedTurns(runtimeService()))
-                .deadlinePassed(invocationId);
+                .deadlinePassed(RUN, invocationId);
     }
 
     @Test
@@ -102,7 +125,7 @@ class AgentRunProcessTest {
         runtimeService().suspendProcessInstanceById(run.getId());
 
         assertThat(deadlinePassed("inv-1")).isEqualTo(MessageWaits.Woken.SUSPENDED);
-        assertThat(run).isWaitingAt("Catch_LinkResult");
+        assertThat(run).isWaitingAt("Task_AwaitLinkResult");
         verify(runs, never()).settle(eq(RUN), any());
 
         runtimeService().activateProcessInstanceById(run.getId());
@@ -114,7 +137,7 @@ class AgentRunProcessTest {
     @Test
     void aDetachedLastCommandEndsTheInstanceAsItLeavesAndItsAnswerSettlesTheRecord() {
         when(runs.next(RUN)).thenReturn(AgentRuns.Next.ACTION);
-        when(runs.dispatch(RUN)).thenReturn(new AgentRuns.DispatchStep(true, false, "inv-last", later, later, true));
+        dispatches(new AgentRuns.DispatchStep(true, false, "inv-last", later, later, true));
         when(runs.answeredUnawaited(eq(RUN), eq("inv-last"), any()))
                 .thenReturn(new AgentRuns.DetachedAnswer(true, Optional.empty()));
 
@@ -136,12 +159,12 @@ class AgentRunProcessTest {
         when(runs.next(RUN)).thenReturn(AgentRuns.Next.ACTION, AgentRuns.Next.ACTION, AgentRuns.Next.DONE);
         sends("inv-1");
         ProcessInstance run = start(RunStatus.ADMITTED);
-        assertThat(run).isWaitingAt("Catch_LinkResult");
+        assertThat(run).isWaitingAt("Task_AwaitLinkResult");
         verify(camunda).grantRunning("alice", run.getId());
 
         sends("inv-2");
         answer("inv-1");
-        assertThat(run).isWaitingAt("Catch_LinkResult"); // the second command's wait
+        assertThat(run).isWaitingAt("Task_AwaitLinkResult"); // the second command's wait
         answer("inv-2");
 
         assertThat(run).isEnded();
@@ -151,7 +174,7 @@ class AgentRunProcessTest {
     @Test
     void aRunThatNeverWaitsIsGrantedNothing() {
         when(runs.next(RUN)).thenReturn(AgentRuns.Next.ACTION);
-        when(runs.dispatch(RUN)).thenReturn(new AgentRuns.DispatchStep(true, false, "inv-last", later, later, true));
+        dispatches(new AgentRuns.DispatchStep(true, false, "inv-last", later, later, true));
 
         assertThat(start(RunStatus.ADMITTED)).isEnded().hasPassed("EndEvent_CommandLeft");
         assertThat(start(RunStatus.RATE_LIMITED)).isEnded().hasPassed("EndEvent_NotAdmitted");
@@ -165,7 +188,7 @@ class AgentRunProcessTest {
         when(runs.answeredUnawaited(eq(RUN), eq("inv-1"), any())).thenReturn(AgentRuns.DetachedAnswer.NOT_DETACHED);
         sends("inv-1");
         ProcessInstance run = start(RunStatus.ADMITTED);
-        assertThat(run).isWaitingAt("Catch_LinkResult");
+        assertThat(run).isWaitingAt("Task_AwaitLinkResult");
 
         answer("inv-1");
 
@@ -184,7 +207,7 @@ class AgentRunProcessTest {
         answer("inv-1");
 
         // the record said detached: the engine's wait (here, by a mock's word) is not touched
-        assertThat(run).isWaitingAt("Catch_LinkResult");
+        assertThat(run).isWaitingAt("Task_AwaitLinkResult");
         verify(runs, never()).settle(eq(RUN), any());
     }
 
@@ -239,16 +262,17 @@ class AgentRunProcessTest {
 
         ProcessInstance run = start(RunStatus.ADMITTED);
 
-        // the agent's id is the only stored variable: the wait knows its invocation by its message's name
-        assertThat(run).isWaitingAt("Catch_LinkResult").variables().containsOnlyKeys(ProcessIds.VAR_AGENT_ID);
-        assertThat(runtimeService().createEventSubscriptionQuery().processInstanceId(run.getId()).singleResult()
-                .getEventName()).isEqualTo("linkResult:inv-1");
+        // the agent's id is the only stored variable: the record names the wait (its execution), and
+        // the wait has no event subscription and no execution of its own
+        assertThat(run).isWaitingAt("Task_AwaitLinkResult").variables().containsOnlyKeys(ProcessIds.VAR_AGENT_ID);
+        assertThat(runtimeService().createEventSubscriptionQuery().processInstanceId(run.getId()).count()).isZero();
+        assertThat(awaited).containsExactly(java.util.Map.entry("inv-1", run.getId()));
         // no timer job: the command's deadline is its record's, swept by the node
         assertThat(managementService().createJobQuery().processInstanceId(run.getId()).count()).isZero();
         answer("inv-0"); // another invocation's answer
-        assertThat(run).isWaitingAt("Catch_LinkResult");
+        assertThat(run).isWaitingAt("Task_AwaitLinkResult");
         Outcome outcome = answer("inv-1");
-        assertThat(run).isEnded().hasPassed("Catch_LinkResult", "Task_RecordOutcome", "Task_FinishRun",
+        assertThat(run).isEnded().hasPassed("Task_AwaitLinkResult", "Task_RecordOutcome", "Task_FinishRun",
                 "EndEvent_RunFinished").hasNotPassed("Task_RunTimedOut");
         verify(runs).settle(RUN, AgentRuns.Answer.of(outcome)); // the answer is handed over, not read again
         verify(runs).prepare(RUN, true); // admitted in the same transaction: recorded running already
@@ -261,11 +285,11 @@ class AgentRunProcessTest {
         ProcessInstance run = start(RunStatus.ADMITTED);
 
         assertThat(deadlinePassed("inv-0")).isEqualTo(MessageWaits.Woken.NONE); // no such wait
-        assertThat(run).isWaitingAt("Catch_LinkResult");
+        assertThat(run).isWaitingAt("Task_AwaitLinkResult");
 
         assertThat(deadlinePassed("inv-1")).isEqualTo(MessageWaits.Woken.WOKEN); // the sweep, at awaited_by
 
-        assertThat(run).isEnded().hasPassed("Catch_LinkResult", "Task_RecordOutcome", "Task_RunTimedOut",
+        assertThat(run).isEnded().hasPassed("Task_AwaitLinkResult", "Task_RecordOutcome", "Task_RunTimedOut",
                 "Task_FinishRun");
         verify(runs).settle(RUN, null);
         verify(runs).timedOut(RUN);
@@ -274,11 +298,11 @@ class AgentRunProcessTest {
     @Test
     void anActionSettledAtOnceGoesStraightToTheNextStep() {
         when(runs.next(RUN)).thenReturn(AgentRuns.Next.ACTION, AgentRuns.Next.ACTION, AgentRuns.Next.DONE);
-        when(runs.dispatch(RUN)).thenReturn(new AgentRuns.DispatchStep(false, false, null, null, null),
+        dispatches(new AgentRuns.DispatchStep(false, false, null, null, null),
                 new AgentRuns.DispatchStep(true, false, "inv-2", later, later));
         ProcessInstance run = start(RunStatus.ADMITTED);
 
-        assertThat(run).isWaitingAt("Catch_LinkResult");
+        assertThat(run).isWaitingAt("Task_AwaitLinkResult");
         answer("inv-2");
         assertThat(run).isEnded().hasPassed("EndEvent_RunFinished");
     }
@@ -286,7 +310,7 @@ class AgentRunProcessTest {
     @Test
     void aSoundWaitsForTheSpeakerUntilTheRunsDeadline() {
         when(runs.next(RUN)).thenReturn(AgentRuns.Next.ACTION);
-        when(runs.dispatch(RUN)).thenReturn(new AgentRuns.DispatchStep(false, true, null, null, later));
+        dispatches(new AgentRuns.DispatchStep(false, true, null, null, later));
         ProcessInstance run = start(RunStatus.ADMITTED);
 
         assertThat(run).isWaitingAt("Gateway_AwaitSpeaker");

@@ -91,8 +91,9 @@ class DetachedCommandTest extends OwnerWithDeskBotTest {
 
         Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> bot.invocations().size() == 1);
         String instance = runtime.createProcessInstanceQuery().processInstanceBusinessKey(runId).singleResult().getId();
-        assertThat(runtime.createEventSubscriptionQuery().processInstanceId(instance).singleResult().getActivityId())
-                .isEqualTo("Catch_LinkResult");
+        assertThat(runtime.getActiveActivityIds(instance)).containsExactly("Task_AwaitLinkResult");
+        assertThat(jdbc.sql("select wait_execution from rz_run_action where run_id = ? and idx = 0").param(runId)
+                .query(String.class).single()).as("the record names the waiting execution").isEqualTo(instance);
         assertThat(management.createJobQuery().processInstanceId(instance).count())
                 .as("the deadline is the record's, swept by the node: no timer job").isZero();
         assertThat(jdbc.sql("select awaited_by from rz_run_action where run_id = ? and idx = 0").param(runId)

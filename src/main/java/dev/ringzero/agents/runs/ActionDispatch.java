@@ -51,8 +51,11 @@ final class ActionDispatch {
         this.clock = clock;
     }
 
-    /** Asks the kernel now and sends the action if allowed; otherwise settles it at once. */
-    AgentRuns.DispatchStep dispatch(String runId) {
+    /**
+     * Asks the kernel now and sends the action if allowed; otherwise settles it at once. A command
+     * awaited records {@code waitExecution}, the engine execution that will wait for its answer.
+     */
+    AgentRuns.DispatchStep dispatch(String runId, String waitExecution) {
         RunStore.Run run = runs.find(runId).orElseThrow();
         Optional<RunStore.Action> next = RunProgress.unsettled(runs.actions(runId));
         if (next.isEmpty()) {
@@ -94,7 +97,7 @@ final class ActionDispatch {
             Instant runDeadline = progress.deadline(run);
             Instant answerBy = answerDeadline(sent.deadline(), runDeadline);
             boolean detached = detaches(run, action);
-            runs.actionSent(runId, action.index(), sent.invocationId(), answerBy, detached);
+            runs.actionSent(runId, action.index(), sent.invocationId(), answerBy, detached, waitExecution);
             speaker.sent(sent.invocationId(), action, turn);
             return new AgentRuns.DispatchStep(true, false, sent.invocationId(), answerBy, runDeadline, detached);
         }

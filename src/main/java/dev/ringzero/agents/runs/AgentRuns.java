@@ -156,8 +156,13 @@ public class AgentRuns {
     }
 
     /** See {@link ActionDispatch#dispatch}. */
-    public DispatchStep dispatch(String runId) {
-        return dispatch.dispatch(runId);
+    public DispatchStep dispatch(String runId, String waitExecution) {
+        return dispatch.dispatch(runId, waitExecution);
+    }
+
+    /** See {@link RunStore#waitFor}. */
+    public Optional<String> waitFor(String runId, String invocationId) {
+        return runs.waitFor(runId, invocationId);
     }
 
     /** The speaker ticket of one action of one run. */
@@ -243,13 +248,20 @@ public class AgentRuns {
     /** The llm runtime if one is built, else {@link ModelSessions#NONE}; looked up at first use. */
     private static final class LazySessions implements ModelSessions {
         private final ObjectProvider<ModelSessions> provider;
+        /** Found once (each lookup resolved the bean anew: about 1 % of an llm session's CPU). */
+        private volatile ModelSessions found;
 
         LazySessions(ObjectProvider<ModelSessions> provider) {
             this.provider = provider;
         }
 
         private ModelSessions sessions() {
-            return provider.getIfAvailable(() -> NONE);
+            ModelSessions sessions = found;
+            if (sessions == null) {
+                sessions = provider.getIfAvailable(() -> NONE);
+                found = sessions;
+            }
+            return sessions;
         }
 
         @Override

@@ -296,20 +296,35 @@ public class RunStore implements RunRecords {
      * The action left as {@code invocationId}, its answer due by {@code by}. When no process waits for
      * its answer (the run's instance ended as it left, {@code detached}) that is its {@code answer_by}:
      * the answer settles it from this row, or the deadline sweep does. Otherwise it is its
-     * {@code awaited_by}: the sweep wakes the process's wait if no answer did by then.
+     * {@code awaited_by}: the sweep wakes the process's wait if no answer did by then; the wait is
+     * the engine execution {@code waitExecution}.
      */
-    void actionSent(String runId, int index, String invocationId, Instant by, boolean detached) {
-        jdbc.sql("update rz_run_action set verdict = 'allow', invocation_id = ?, answer_by = ?, awaited_by = ? "
-                        + "where run_id = ? and idx = ?")
-                .params(invocationId, detached ? ts(by) : null, detached ? null : ts(by), runId, index).update();
+    void actionSent(String runId, int index, String invocationId, Instant by, boolean detached,
+            String waitExecution) {
+        jdbc.sql("update rz_run_action set verdict = 'allow', invocation_id = ?, answer_by = ?, awaited_by = ?, "
+                        + "wait_execution = ? where run_id = ? and idx = ?")
+                .params(invocationId, detached ? ts(by) : null, detached ? null : ts(by),
+                        detached ? null : waitExecution, runId, index).update();
         changeAction(runId, index, action -> action.sent(invocationId));
+    }
+
+    /**
+     * The engine execution that waits for the answer to the command sent as {@code invocationId},
+     * while one does: the command is awaited and its action unsettled (the step that settles it
+     * moves the process on in the same transaction). Empty for a detached or settled command, and
+     * for one sent by an earlier version (its run waits in an older model, ended at start).
+     */
+    Optional<String> waitFor(String runId, String invocationId) {
+        return jdbc.sql("select wait_execution from rz_run_action where run_id = ? and invocation_id = ? "
+                        + "and awaited_by is not null and outcome is null and wait_execution is not null")
+                .params(runId, invocationId).query(String.class).optional();
     }
 
     /** A sent command whose answer is overdue: its run and invocation (see {@link #actionSent}). */
     public record Overdue(String runId, String invocationId) {
     }
 
-    /** Awaited commands (Catch_LinkResult) whose answer is overdue at {@code now}, oldest first. */
+    /** Awaited commands (Task_AwaitLinkResult) whose answer is overdue at {@code now}, oldest first. */
     List<Overdue> overdueAwaited(Instant now, int limit) {
         return overdueBy("awaited_by", now, limit);
     }

@@ -57,17 +57,20 @@ class ActionDispatchTest {
         running(true, "display.show_text", "display.show_text");
         link.dispatch = new Dispatcher.Sent("inv-1", T0.plusSeconds(7));
 
-        AgentRuns.DispatchStep first = detaching.dispatch("r1");
+        AgentRuns.DispatchStep first = detaching.dispatch("r1", "execution-1");
         assertThat(first.detached()).as("the next action waits for this answer").isFalse();
         assertThat(runs.overdue(T0.plusSeconds(600), 10)).isEmpty();
+        assertThat(runs.waitFor("r1", "inv-1")).as("its wait, named by the record").contains("execution-1");
         runs.actionEnded("r1", 0, "allow", "completed", null, null, T0.plusSeconds(3));
+        assertThat(runs.waitFor("r1", "inv-1")).as("settled: nothing waits for it any more").isEmpty();
         link.dispatch = new Dispatcher.Sent("inv-2", T0.plusSeconds(7));
-        AgentRuns.DispatchStep last = detaching.dispatch("r1");
+        AgentRuns.DispatchStep last = detaching.dispatch("r1", "execution-1");
 
         assertThat(last).isEqualTo(new AgentRuns.DispatchStep(true, false, "inv-2", T0.plusSeconds(8),
                 T0.plusSeconds(30), true));
         assertThat(runs.overdue(T0.plusSeconds(7), 10)).isEmpty();
         assertThat(runs.overdue(T0.plusSeconds(8), 10)).containsExactly(new RunStore.Overdue("r1", "inv-2"));
+        assertThat(runs.waitFor("r1", "inv-2")).as("detached: no process waits for it").isEmpty();
     }
 
     @Test
@@ -75,7 +78,7 @@ class ActionDispatchTest {
         running(true, "display.show_text");
         link.dispatch = new Dispatcher.Sent("inv-1", T0.plusSeconds(7));
 
-        AgentRuns.DispatchStep step = underTest.dispatch("r1");
+        AgentRuns.DispatchStep step = underTest.dispatch("r1", "execution-1");
 
         assertThat(step).isEqualTo(new AgentRuns.DispatchStep(true, false, "inv-1", T0.plusSeconds(8),
                 T0.plusSeconds(30)));
@@ -96,7 +99,7 @@ class ActionDispatchTest {
         running(false, "display.show_text");
         link.dispatch = new Dispatcher.Sent("inv-1", T0.plusSeconds(7));
 
-        underTest.dispatch("r1");
+        underTest.dispatch("r1", "execution-1");
 
         assertThat(link.sent).extracting(request -> request.priority()).containsExactly(Priority.EXPLICIT);
     }
@@ -114,7 +117,7 @@ class ActionDispatchTest {
         floor.claim = new Claim.Granted("run:r1:0");
         link.dispatch = new Dispatcher.Sent("inv-1", T0.plusSeconds(7));
 
-        underTest.dispatch("r1");
+        underTest.dispatch("r1", "execution-1");
 
         assertThat(floor.calls).containsExactly("request desk-1 run:r1:0 PROACTIVE " + T0,
                 "playing inv-1 desk-1 run:r1:0");
@@ -125,7 +128,7 @@ class ActionDispatchTest {
         running(true, "speaker.say");
         floor.claim = new Claim.Queued("run:r1:0", 1);
 
-        AgentRuns.DispatchStep step = underTest.dispatch("r1");
+        AgentRuns.DispatchStep step = underTest.dispatch("r1", "execution-1");
 
         assertThat(step).isEqualTo(new AgentRuns.DispatchStep(false, true, null, null, T0.plusSeconds(30)));
         assertThat(link.sent).isEmpty();
@@ -137,7 +140,7 @@ class ActionDispatchTest {
         running(true, "speaker.say");
         floor.claim = new Claim.DroppedStale("run:r1:0");
 
-        AgentRuns.DispatchStep step = underTest.dispatch("r1");
+        AgentRuns.DispatchStep step = underTest.dispatch("r1", "execution-1");
 
         assertThat(step).isEqualTo(AgentRuns.DispatchStep.settled());
         assertThat(link.sent).isEmpty();
@@ -151,7 +154,7 @@ class ActionDispatchTest {
         link.dispatch = new Dispatcher.NotSent(new Outcome.Denied("quiet_hours", null),
                 new Verdict.Deny(DenyReason.QUIET_HOURS, null));
 
-        AgentRuns.DispatchStep step = underTest.dispatch("r1");
+        AgentRuns.DispatchStep step = underTest.dispatch("r1", "execution-1");
 
         assertThat(step).isEqualTo(AgentRuns.DispatchStep.settled());
         assertThat(floor.calls).containsExactly("request desk-1 run:r1:0 PROACTIVE " + T0, "release desk-1 run:r1:0");
@@ -164,7 +167,7 @@ class ActionDispatchTest {
         running(true, "display.show_text", "display.clear");
         link.dispatch = new Dispatcher.NotSent(new Outcome.Denied("gate", null), new Verdict.Gate(null));
 
-        AgentRuns.DispatchStep step = underTest.dispatch("r1");
+        AgentRuns.DispatchStep step = underTest.dispatch("r1", "execution-1");
 
         assertThat(step).isEqualTo(AgentRuns.DispatchStep.settled());
         assertThat(runs.actions("r1")).extracting(RunStore.Action::outcome).containsExactly("gated", null);
@@ -175,7 +178,7 @@ class ActionDispatchTest {
         running(true, "speaker.say", "display.show_text");
         runs.end("r1", RunStatus.FENCED, "agent_disabled", T0);
 
-        AgentRuns.DispatchStep step = underTest.dispatch("r1");
+        AgentRuns.DispatchStep step = underTest.dispatch("r1", "execution-1");
 
         assertThat(step).isEqualTo(AgentRuns.DispatchStep.settled());
         assertThat(link.sent).isEmpty();
@@ -189,7 +192,7 @@ class ActionDispatchTest {
         running(true, "speaker.say");
         clock.advance(Duration.ofSeconds(28));
 
-        AgentRuns.DispatchStep step = underTest.dispatch("r1");
+        AgentRuns.DispatchStep step = underTest.dispatch("r1", "execution-1");
 
         assertThat(step).isEqualTo(AgentRuns.DispatchStep.settled());
         assertThat(link.sent).isEmpty();
@@ -202,7 +205,7 @@ class ActionDispatchTest {
         running(true, "display.show_text");
         runs.actionEnded("r1", 0, "allow", "completed", null, null, T0);
 
-        assertThat(underTest.dispatch("r1")).isEqualTo(AgentRuns.DispatchStep.settled());
+        assertThat(underTest.dispatch("r1", "execution-1")).isEqualTo(AgentRuns.DispatchStep.settled());
         assertThat(link.sent).isEmpty();
         assertThat(List.copyOf(floor.calls)).isEmpty();
     }
@@ -223,7 +226,7 @@ class ActionDispatchTest {
     void aStateWriteIsSettledAtOnceAndNothingGoesToTheDevice() {
         runningWith(RunFixtures.spec(increment()));
 
-        AgentRuns.DispatchStep step = underTest.dispatch("r1");
+        AgentRuns.DispatchStep step = underTest.dispatch("r1", "execution-1");
 
         assertThat(step.sent()).isFalse();
         assertThat(action(0).outcome()).isEqualTo("completed");
@@ -237,7 +240,7 @@ class ActionDispatchTest {
         runningWith(RunFixtures.spec(increment()));
         agents.conflicts = 2;
 
-        underTest.dispatch("r1");
+        underTest.dispatch("r1", "execution-1");
 
         assertThat(action(0).outcome()).isEqualTo("completed");
         assertThat(agents.versions.get(AGENT)).isEqualTo(3);
@@ -249,7 +252,7 @@ class ActionDispatchTest {
         runningWith(RunFixtures.spec(increment()));
         agents.conflicts = PlatformActions.MAX_ATTEMPTS;
 
-        underTest.dispatch("r1");
+        underTest.dispatch("r1", "execution-1");
 
         assertThat(action(0).outcome()).isEqualTo("failed");
         assertThat(action(0).errorCode()).isEqualTo("state_conflict");
@@ -262,7 +265,7 @@ class ActionDispatchTest {
                 null, T0, T0, null), true);
         runs.insertActions("r2", List.of(new RunStore.NewAction(null, "state.increment", "{\"key\":\"count\"}")), T0);
 
-        underTest.dispatch("r2");
+        underTest.dispatch("r2", "execution-1");
 
         assertThat(runs.actions("r2").get(0).outcome()).isEqualTo("denied");
         assertThat(runs.find("r2").orElseThrow().status()).isEqualTo(RunStatus.FENCED);
@@ -275,8 +278,8 @@ class ActionDispatchTest {
                 new AgentSpec.Action("desk-1", "display.show_text", Map.of("text", "shake {{state.count}}"))));
         link.dispatch = new Dispatcher.Sent("inv-1", T0.plusSeconds(7));
 
-        underTest.dispatch("r1");
-        underTest.dispatch("r1");
+        underTest.dispatch("r1", "execution-1");
+        underTest.dispatch("r1", "execution-1");
 
         assertThat(link.sent).singleElement()
                 .satisfies(request -> assertThat(request.params()).isEqualTo(Map.of("text", "shake 1")));
@@ -289,8 +292,8 @@ class ActionDispatchTest {
                 new AgentSpec.Action(null, "email.send", Map.of("subject", "shaken {{state.count}} times"))));
         gates.intentAnswer = new GateDesk.Gated("gate-9");
 
-        underTest.dispatch("r1");
-        underTest.dispatch("r1");
+        underTest.dispatch("r1", "execution-1");
+        underTest.dispatch("r1", "execution-1");
 
         assertThat(gates.calls).containsExactly("intent r1 email.send {subject=shaken 1 times}");
         assertThat(action(1).params()).isEqualTo("{\"subject\":\"shaken 1 times\"}");
@@ -303,11 +306,11 @@ class ActionDispatchTest {
                 new AgentSpec.Action(null, "email.send", Map.of("to", "b@example.org"))));
 
         gates.intentAnswer = new GateDesk.Gated("gate-9");
-        underTest.dispatch("r1");
+        underTest.dispatch("r1", "execution-1");
         gates.intentAnswer = new GateDesk.Accepted("gate-10");
-        underTest.dispatch("r1");
+        underTest.dispatch("r1", "execution-1");
         gates.intentAnswer = new GateDesk.Refused("trust_deny", "a rule says no");
-        underTest.dispatch("r1");
+        underTest.dispatch("r1", "execution-1");
 
         assertThat(runs.actions("r1")).extracting(RunStore.Action::outcome, RunStore.Action::result)
                 .containsExactly(tuple("gated", "{\"gate\":\"gate-9\"}"), tuple("accepted", "{\"gate\":\"gate-10\"}"),

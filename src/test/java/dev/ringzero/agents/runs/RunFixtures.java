@@ -41,7 +41,7 @@ final class RunFixtures {
         JdbcDataSource dataSource = new JdbcDataSource();
         dataSource.setURL("jdbc:h2:mem:runs-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
         for (String changelog : List.of("006-runs.yaml", "008-platform-actions.yaml", "009-cooldown-waits.yaml", "010-budget-minutes.yaml",
-                "011-unawaited-answers.yaml", "018-run-action-awaited-by.yaml")) {
+                "011-unawaited-answers.yaml", "018-run-action-awaited-by.yaml", "020-run-action-wait.yaml")) {
             SpringLiquibase liquibase = new SpringLiquibase();
             liquibase.setDataSource(dataSource);
             liquibase.setChangeLog("classpath:db/changelog/" + changelog);

@@ -21,13 +21,13 @@ class RunSettlementTest {
 
     private RunStore.Action sent(String command) {
         runningWithActions(runs, "r1", T0, command);
-        runs.actionSent("r1", 0, "inv-1", null, false);
+        runs.actionSent("r1", 0, "inv-1", null, false, "execution-1");
         return runs.actions("r1").get(0);
     }
 
     private void sentDetached(String command, java.time.Instant answerBy) {
         runningWithActions(runs, "r1", T0, command);
-        runs.actionSent("r1", 0, "inv-1", answerBy, true);
+        runs.actionSent("r1", 0, "inv-1", answerBy, true, null);
     }
 
     @Test
@@ -76,7 +76,7 @@ class RunSettlementTest {
     @Test
     void anAwaitedCommandIsWatchedByItsDeadlineUntilItsActionIsSettled() {
         runningWithActions(runs, "r1", T0, "display.show_text");
-        runs.actionSent("r1", 0, "inv-1", T0.plusSeconds(9), false);
+        runs.actionSent("r1", 0, "inv-1", T0.plusSeconds(9), false, "execution-1");
 
         assertThat(runs.overdue(T0.plusSeconds(600), 10)).as("not detached").isEmpty();
         assertThat(runs.overdueAwaited(T0.plusSeconds(8), 10)).isEmpty();
@@ -96,7 +96,7 @@ class RunSettlementTest {
     @Test
     void anAwaitedCommandWhoseWaitIsGoneIsNoLongerWatched() {
         runningWithActions(runs, "r1", T0, "display.show_text");
-        runs.actionSent("r1", 0, "inv-1", T0.plusSeconds(9), false);
+        runs.actionSent("r1", 0, "inv-1", T0.plusSeconds(9), false, "execution-1");
 
         runs.awaitedBy("r1", "inv-1", null);
 

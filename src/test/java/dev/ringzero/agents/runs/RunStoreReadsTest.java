@@ -41,7 +41,7 @@ class RunStoreReadsTest extends PlatformTest {
             assertThat(runs.find(runId).orElseThrow().endedAt()).as("a queued run's turn does not end it").isNull();
             runs.insertActions(runId, List.of(new RunStore.NewAction("desk-1", "display.show_text", "{\"text\":\"a\"}"),
                     new RunStore.NewAction("desk-1", "speaker.say", "{\"text\":\"b\"}")), started);
-            runs.actionSent(runId, 0, "inv-0", null, false);
+            runs.actionSent(runId, 0, "inv-0", null, false, "execution-1");
             runs.actionEnded(runId, 0, "allow", "completed", null, "{\"ok\":true}", ended);
             runs.actionEnded(runId, 0, "allow", "unknown", null, null, ended.plusSeconds(1)); // settled already
             runs.actionEnded(runId, 1, "deny", "denied", "quiet_hours", null, ended);
@@ -75,10 +75,10 @@ class RunStoreReadsTest extends PlatformTest {
             new TransactionTemplate(transactionManager).executeWithoutResult(status -> {
                 runs.insertActions(runId, planned, started);
                 for (int n = 0; n < last; n++) {
-                    runs.actionSent(runId, n, "inv-" + n, null, false);
+                    runs.actionSent(runId, n, "inv-" + n, null, false, "execution-1");
                     runs.actionEnded(runId, n, "allow", "completed", null, null, started);
                 }
-                runs.actionSent(runId, last, "inv-" + last, ended.plusSeconds(10), true); // detached
+                runs.actionSent(runId, last, "inv-" + last, ended.plusSeconds(10), true, null); // detached
             });
             AtomicReference<RunStore.Run> seenRun = new AtomicReference<>();
             AtomicReference<List<RunStore.Action>> seenActions = new AtomicReference<>();
