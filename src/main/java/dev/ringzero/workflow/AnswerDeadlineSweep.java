@@ -26,8 +26,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * A suspended instance is not woken: its command stays due, tried again every few seconds, and the
  * wait is woken once the instance is active again.</li>
  * </ul>
- * Each settles in a transaction of its own behind a conditional update or the engine's optimistic
- * lock, so the answer arriving at that moment, or another node's sweep, settles it once. With
+ * Each settles in a transaction of its own behind a conditional update or a lock on the action's
+ * row ({@link AgentRuns#waitFor}), so the answer arriving at that moment, or another node's
+ * sweep, settles it once. With
  * nothing sent, a sweep is two indexed selects.
  */
 @Component

@@ -11,9 +11,10 @@ import org.springframework.stereotype.Component;
  * moving on commit together. The wait is the execution the turn's record names ({@link
  * ExecutionWaits}); a turn recorded by an earlier version names none, and its run, waiting in an
  * older model, is ended at start ({@link RunLauncher#retireRunsOfOlderModels}), so nothing waits for
- * it here. If the run's instance moved meanwhile (the deadline sweep, a cancellation), the commit
- * fails on the engine's optimistic lock and the caller tries its transaction again, when the record
- * says what happened.
+ * it here. Which turn waits is the record's to say: every turn waits in the same execution, and
+ * the caller holds the turn's row (its conditional update, or {@code SessionStore#waitOfLatest}).
+ * If the run's instance moved meanwhile (a cancellation), the commit fails on the engine's
+ * optimistic lock and the caller tries its transaction again, when the record says what happened.
  */
 @Component
 class ModelTurnWakeups implements SessionWake {
@@ -29,6 +30,6 @@ class ModelTurnWakeups implements SessionWake {
         // a suspended instance is not woken; the turn's record keeps it due, and the sweep tries
         // again once it is active
         return waitExecution == null || engine.getCommandExecutorTxRequired().execute(context -> ExecutionWaits.wake(
-                context, waitExecution, ProcessIds.AWAIT_MODEL_REPLY, null) != MessageWaits.Woken.SUSPENDED);
+                context, waitExecution, ProcessIds.AWAIT_MODEL_REPLY, null) != ExecutionWaits.Woken.SUSPENDED);
     }
 }

@@ -56,14 +56,14 @@ public class RunAnswerWakeups implements RunWake {
      * The command's deadline passed and no answer woke its wait: the wait is woken with none, in
      * the caller's transaction, and Task_RecordOutcome settles the action as {@code unknown}
      * (never retried) unless the link recorded an answer meanwhile. An answer waking the same wait
-     * at that moment makes one of the two commits fail on the engine's optimistic lock; the sweep
-     * tries again, and finds it settled. A suspended instance is not woken; no wait at all means it
-     * was answered meanwhile, or its instance is gone.
+     * at that moment waits for the action's row ({@link AgentRuns#waitFor}), or the sweep does, and
+     * the second finds the action settled. A suspended instance is not woken; no wait at all means
+     * it was answered meanwhile, or its instance is gone.
      */
-    MessageWaits.Woken deadlinePassed(String runId, String invocationId) {
+    ExecutionWaits.Woken deadlinePassed(String runId, String invocationId) {
         return runs.waitFor(runId, invocationId)
                 .map(wait -> engine.getCommandExecutorTxRequired().execute(
                         context -> ExecutionWaits.wake(context, wait, ProcessIds.AWAIT_LINK_RESULT, null)))
-                .orElse(MessageWaits.Woken.NONE);
+                .orElse(ExecutionWaits.Woken.NONE);
     }
 }

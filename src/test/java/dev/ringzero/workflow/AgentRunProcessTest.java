@@ -111,7 +111,7 @@ class AgentRunProcessTest {
         return outcome;
     }
 
-    private MessageWaits.Woken deadlinePassed(String invocationId) {
+    private ExecutionWaits.Woken deadlinePassed(String invocationId) {
         return new RunAnswerWakeups((org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl)
                 processEngine().getProcessEngineConfiguration(), runs, new QueuedTurns(runtimeService()))
                 .deadlinePassed(RUN, invocationId);
@@ -124,12 +124,12 @@ class AgentRunProcessTest {
         ProcessInstance run = start(RunStatus.ADMITTED);
         runtimeService().suspendProcessInstanceById(run.getId());
 
-        assertThat(deadlinePassed("inv-1")).isEqualTo(MessageWaits.Woken.SUSPENDED);
+        assertThat(deadlinePassed("inv-1")).isEqualTo(ExecutionWaits.Woken.SUSPENDED);
         assertThat(run).isWaitingAt("Task_AwaitLinkResult");
         verify(runs, never()).settle(eq(RUN), any());
 
         runtimeService().activateProcessInstanceById(run.getId());
-        assertThat(deadlinePassed("inv-1")).isEqualTo(MessageWaits.Woken.WOKEN);
+        assertThat(deadlinePassed("inv-1")).isEqualTo(ExecutionWaits.Woken.WOKEN);
         assertThat(run).isEnded().hasPassed("Task_RecordOutcome", "EndEvent_RunFinished");
         verify(runs).settle(RUN, null);
     }
@@ -284,10 +284,10 @@ class AgentRunProcessTest {
         sends("inv-1");
         ProcessInstance run = start(RunStatus.ADMITTED);
 
-        assertThat(deadlinePassed("inv-0")).isEqualTo(MessageWaits.Woken.NONE); // no such wait
+        assertThat(deadlinePassed("inv-0")).isEqualTo(ExecutionWaits.Woken.NONE); // no such wait
         assertThat(run).isWaitingAt("Task_AwaitLinkResult");
 
-        assertThat(deadlinePassed("inv-1")).isEqualTo(MessageWaits.Woken.WOKEN); // the sweep, at awaited_by
+        assertThat(deadlinePassed("inv-1")).isEqualTo(ExecutionWaits.Woken.WOKEN); // the sweep, at awaited_by
 
         assertThat(run).isEnded().hasPassed("Task_AwaitLinkResult", "Task_RecordOutcome", "Task_RunTimedOut",
                 "Task_FinishRun");

@@ -110,7 +110,7 @@ final class ModelTurns {
         } else if (turn.status() == SessionStore.TurnStatus.REPLIED) {
             submit(() -> handle(turn.runId(), turn.turn()));
         } else {
-            submit(() -> once(turn.runId(), () -> wake(turn.runId(), turn.turn())));
+            submit(() -> once(turn.runId(), () -> wakeIfLatest(turn.runId(), turn.turn())));
         }
     }
 
@@ -262,15 +262,26 @@ final class ModelTurns {
     private static final java.time.Duration WAKE_AGAIN = java.time.Duration.ofSeconds(5);
 
     /**
-     * Wakes the run for a turn just ready or failed, in the caller's transaction; a held wait is
-     * left to the sweep. True if the run was woken (or nothing waits any more). Only the run's
-     * latest turn has a wait: a run asks its next turn after it was woken for this one, so a late
-     * wake for an earlier turn (the sweep's, a resumed one's) must not end the next turn's wait.
+     * Wakes the run for a turn this transaction just ended (recorded ready or failed by a
+     * conditional update, which holds the turn's row: no later turn can be asked before the run is
+     * woken for this one), in the caller's transaction; a held wait is left to the sweep. True if
+     * the run was woken (or nothing waits any more).
      */
     private boolean wake(String runId, int turn) {
-        List<SessionStore.Turn> turns = store.turns(runId);
-        SessionStore.Turn last = turns.isEmpty() ? null : turns.get(turns.size() - 1);
-        if (last == null || last.turn() != turn || wake.turnDone(runId, turn, last.waitExecution())) {
+        return woken(runId, turn, store.turn(runId, turn).map(SessionStore.Turn::waitExecution));
+    }
+
+    /**
+     * Wakes the run for a turn that was ready or failed already (its wake held back, or lost in a
+     * restart), only while the turn is still the run's latest ({@link SessionStore#waitOfLatest}):
+     * another waker may have moved the run on to its next turn, which waits in the same execution.
+     */
+    private boolean wakeIfLatest(String runId, int turn) {
+        return woken(runId, turn, store.waitOfLatest(runId, turn));
+    }
+
+    private boolean woken(String runId, int turn, Optional<String> wait) {
+        if (wait.isEmpty() || wake.turnDone(runId, turn, wait.get())) {
             return true;
         }
         store.wakeAgain(runId, turn, clock.instant().plus(WAKE_AGAIN));
@@ -319,10 +330,12 @@ final class ModelTurns {
                         || recorded.status() == SessionStore.TurnStatus.REPLIED;
                 if (unfinished) {
                     TimeUp timeUp = timeUp(runId, now);
-                    store.failed(runId, turn, timeUp.code(), timeUp.message(), now);
-                }
-                if (wake(runId, turn) && !unfinished) {
-                    store.woken(runId, turn); // failed() cleared an unfinished turn's reply_by already
+                    if (store.failed(runId, turn, timeUp.code(), timeUp.message(), now)) {
+                        wake(runId, turn); // failed() cleared its reply_by
+                    }
+                    // else its reply was recorded meanwhile, and that transaction woke the run
+                } else if (wakeIfLatest(runId, turn)) {
+                    store.woken(runId, turn);
                 }
             });
         } catch (RuntimeException e) {

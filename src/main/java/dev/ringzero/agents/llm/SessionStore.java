@@ -122,6 +122,26 @@ class SessionStore {
     }
 
     /**
+     * The engine execution that waits for {@code turn}, if the turn is still the run's latest,
+     * read under a lock on the turn's row that every waker of the turn takes: a turn already ready
+     * or failed may be woken by more than one (two nodes' sweeps, a resumed turn), and the first
+     * moves the run on to its next turn in the same execution, which the others must not wake.
+     * Each reads here after the one before it committed, and finds a later turn. Empty when nothing
+     * waits for the turn (a later turn is asked, the turn is gone, or an earlier version asked it).
+     */
+    Optional<String> waitOfLatest(String runId, int turn) {
+        wroteTurns(runId); // what this transaction read of the run's turns may be older than the lock
+        Optional<String> wait = jdbc.sql("select coalesce(wait_execution, '') from rz_llm_turn where run_id = ? "
+                        + "and turn = ? for update")
+                .params(runId, turn).query(String.class).optional();
+        if (wait.isEmpty() || wait.get().isEmpty()) {
+            return Optional.empty();
+        }
+        int latest = turns(runId).stream().mapToInt(Turn::turn).max().orElse(turn);
+        return latest == turn ? wait : Optional.empty();
+    }
+
+    /**
      * A turn ready or failed whose run could not be woken (its instance suspended): the sweep
      * wakes it at {@code at}, or later again.
      */

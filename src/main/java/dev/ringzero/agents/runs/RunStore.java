@@ -312,11 +312,15 @@ public class RunStore implements RunRecords {
      * The engine execution that waits for the answer to the command sent as {@code invocationId},
      * while one does: the command is awaited and its action unsettled (the step that settles it
      * moves the process on in the same transaction). Empty for a detached or settled command, and
-     * for one sent by an earlier version (its run waits in an older model, ended at start).
+     * for one sent by an earlier version (its run waits in an older model, ended at start). The
+     * action's row stays locked until the caller's transaction ends: every run waits in one
+     * execution, so an answer and the deadline sweep (or two nodes' sweeps) that both found the
+     * command awaited would otherwise both wake it, the second waking the wait for the next
+     * command. The second waits here for the first to commit, and then finds the action settled.
      */
     Optional<String> waitFor(String runId, String invocationId) {
         return jdbc.sql("select wait_execution from rz_run_action where run_id = ? and invocation_id = ? "
-                        + "and awaited_by is not null and outcome is null and wait_execution is not null")
+                        + "and awaited_by is not null and outcome is null and wait_execution is not null for update")
                 .params(runId, invocationId).query(String.class).optional();
     }
 

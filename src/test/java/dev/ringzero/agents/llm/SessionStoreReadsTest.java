@@ -60,4 +60,53 @@ class SessionStoreReadsTest extends PlatformTest {
                 .containsExactly(SessionStore.TurnStatus.READY, SessionStore.TurnStatus.FAILED);
         assertThat(seenCalls.get()).extracting(SessionStore.Call::verdict).containsExactly("action", "allow");
     }
+
+    /**
+     * Every turn of a run waits in one execution: a late waker of turn 1 (a second node's sweep, a
+     * resumed turn) waits for the lock of the waker that is moving the run on, and then finds turn
+     * 2 asked, instead of waking turn 2's wait.
+     */
+    @Test
+    void aLateWakerOfATurnWaitsForTheFirstAndFindsTheNextTurnAsked() throws Exception {
+        String runId = UUID.randomUUID().toString();
+        TransactionTemplate transaction = new TransactionTemplate(transactionManager);
+        transaction.executeWithoutResult(status -> {
+            store.asked(runId, 1, "owner-1", asked, asked.plusSeconds(62), "execution-1");
+            assertThat(store.replied(runId, 1, new ModelReply.Answered("Done.", List.of(), 10, 2), 2_000,
+                    asked.plusSeconds(2))).isTrue();
+            assertThat(store.ready(runId, 1)).isTrue();
+        });
+        java.util.Optional<String> before = transaction.execute(status -> store.waitOfLatest(runId, 1));
+        assertThat(before).as("turn 1 is the latest: its wait").contains("execution-1");
+
+        java.util.concurrent.CountDownLatch found = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch askNext = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CompletableFuture<java.util.Optional<String>> first =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> transaction.execute(status -> {
+                    java.util.Optional<String> wait = store.waitOfLatest(runId, 1);
+                    found.countDown();
+                    try {
+                        askNext.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    // the woken run asks its next turn, in the same execution
+                    store.asked(runId, 2, "owner-1", asked.plusSeconds(3), asked.plusSeconds(65), "execution-1");
+                    return wait;
+                }));
+        assertThat(found.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+
+        java.util.concurrent.CompletableFuture<java.util.Optional<String>> second =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> transaction.execute(
+                        status -> store.waitOfLatest(runId, 1)));
+        Thread.sleep(500);
+        assertThat(second).as("held by the first waker's lock on the turn").isNotDone();
+        askNext.countDown();
+
+        assertThat(first.get(10, java.util.concurrent.TimeUnit.SECONDS)).contains("execution-1");
+        assertThat(second.get(10, java.util.concurrent.TimeUnit.SECONDS)).as("turn 2 is asked: turn 1 has no wait")
+                .isEmpty();
+        java.util.Optional<String> next = transaction.execute(status -> store.waitOfLatest(runId, 2));
+        assertThat(next).contains("execution-1");
+    }
 }

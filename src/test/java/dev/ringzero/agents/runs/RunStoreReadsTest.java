@@ -96,4 +96,47 @@ class RunStoreReadsTest extends PlatformTest {
             assertThat(seenActions.get().get(last).outcome()).isEqualTo("completed");
         }
     }
+
+    /**
+     * Every wait of a run is one execution: of two wakers that both found a command awaited (its
+     * answer and its deadline, or two nodes' sweeps), the second waits for the first's lock on the
+     * action and then finds it settled, instead of waking the wait for the run's next command.
+     */
+    @Test
+    void aSecondWakerWaitsForTheFirstAndFindsTheCommandSettled() throws Exception {
+        String runId = UUID.randomUUID().toString();
+        TransactionTemplate transaction = new TransactionTemplate(transactionManager);
+        transaction.executeWithoutResult(status -> {
+            runs.insert(new RunStore.Run(runId, UUID.randomUUID().toString(), "owner-1", 2, "invoke", "{}", null,
+                    false, RunStatus.RUNNING, null, created, started, null), true);
+            runs.insertActions(runId, List.of(new RunStore.NewAction("desk-1", "imu.read", "{}")), started);
+            runs.actionSent(runId, 0, "inv-0", ended, false, "execution-1");
+        });
+        java.util.concurrent.CountDownLatch found = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch settle = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CompletableFuture<java.util.Optional<String>> first =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> transaction.execute(status -> {
+                    java.util.Optional<String> wait = runs.waitFor(runId, "inv-0");
+                    found.countDown();
+                    try {
+                        settle.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    runs.actionEnded(runId, 0, "allow", "completed", null, null, ended); // the woken step
+                    return wait;
+                }));
+        assertThat(found.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+
+        java.util.concurrent.CompletableFuture<java.util.Optional<String>> second =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> transaction.execute(
+                        status -> runs.waitFor(runId, "inv-0")));
+        Thread.sleep(500);
+        assertThat(second).as("held by the first waker's lock on the action").isNotDone();
+        settle.countDown();
+
+        assertThat(first.get(10, java.util.concurrent.TimeUnit.SECONDS)).contains("execution-1");
+        assertThat(second.get(10, java.util.concurrent.TimeUnit.SECONDS)).as("settled by then: nothing to wake")
+                .isEmpty();
+    }
 }
