@@ -8,6 +8,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.ringzero.support.PlatformTest;
+import dev.ringzero.support.TwoWakers;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -79,33 +80,13 @@ class SessionStoreReadsTest extends PlatformTest {
         java.util.Optional<String> before = transaction.execute(status -> store.waitOfLatest(runId, 1));
         assertThat(before).as("turn 1 is the latest: its wait").contains("execution-1");
 
-        java.util.concurrent.CountDownLatch found = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.CountDownLatch askNext = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.CompletableFuture<java.util.Optional<String>> first =
-                java.util.concurrent.CompletableFuture.supplyAsync(() -> transaction.execute(status -> {
-                    java.util.Optional<String> wait = store.waitOfLatest(runId, 1);
-                    found.countDown();
-                    try {
-                        askNext.await();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                    // the woken run asks its next turn, in the same execution
-                    store.asked(runId, 2, "owner-1", asked.plusSeconds(3), asked.plusSeconds(65), "execution-1");
-                    return wait;
-                }));
-        assertThat(found.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        // the woken run asks its next turn, in the same execution
+        TwoWakers.Found<java.util.Optional<String>> found = TwoWakers.race(transaction,
+                () -> store.waitOfLatest(runId, 1),
+                () -> store.asked(runId, 2, "owner-1", asked.plusSeconds(3), asked.plusSeconds(65), "execution-1"));
 
-        java.util.concurrent.CompletableFuture<java.util.Optional<String>> second =
-                java.util.concurrent.CompletableFuture.supplyAsync(() -> transaction.execute(
-                        status -> store.waitOfLatest(runId, 1)));
-        Thread.sleep(500);
-        assertThat(second).as("held by the first waker's lock on the turn").isNotDone();
-        askNext.countDown();
-
-        assertThat(first.get(10, java.util.concurrent.TimeUnit.SECONDS)).contains("execution-1");
-        assertThat(second.get(10, java.util.concurrent.TimeUnit.SECONDS)).as("turn 2 is asked: turn 1 has no wait")
-                .isEmpty();
+        assertThat(found.first()).contains("execution-1");
+        assertThat(found.second()).as("turn 2 is asked: turn 1 has no wait").isEmpty();
         java.util.Optional<String> next = transaction.execute(status -> store.waitOfLatest(runId, 2));
         assertThat(next).contains("execution-1");
     }

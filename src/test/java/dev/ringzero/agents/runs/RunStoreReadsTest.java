@@ -8,6 +8,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.ringzero.support.PlatformTest;
+import dev.ringzero.support.TwoWakers;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -112,31 +113,11 @@ class RunStoreReadsTest extends PlatformTest {
             runs.insertActions(runId, List.of(new RunStore.NewAction("desk-1", "imu.read", "{}")), started);
             runs.actionSent(runId, 0, "inv-0", ended, false, "execution-1");
         });
-        java.util.concurrent.CountDownLatch found = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.CountDownLatch settle = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.CompletableFuture<java.util.Optional<String>> first =
-                java.util.concurrent.CompletableFuture.supplyAsync(() -> transaction.execute(status -> {
-                    java.util.Optional<String> wait = runs.waitFor(runId, "inv-0");
-                    found.countDown();
-                    try {
-                        settle.await();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                    runs.actionEnded(runId, 0, "allow", "completed", null, null, ended); // the woken step
-                    return wait;
-                }));
-        assertThat(found.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        TwoWakers.Found<java.util.Optional<String>> found = TwoWakers.race(transaction,
+                () -> runs.waitFor(runId, "inv-0"),
+                () -> runs.actionEnded(runId, 0, "allow", "completed", null, null, ended)); // the woken step
 
-        java.util.concurrent.CompletableFuture<java.util.Optional<String>> second =
-                java.util.concurrent.CompletableFuture.supplyAsync(() -> transaction.execute(
-                        status -> runs.waitFor(runId, "inv-0")));
-        Thread.sleep(500);
-        assertThat(second).as("held by the first waker's lock on the action").isNotDone();
-        settle.countDown();
-
-        assertThat(first.get(10, java.util.concurrent.TimeUnit.SECONDS)).contains("execution-1");
-        assertThat(second.get(10, java.util.concurrent.TimeUnit.SECONDS)).as("settled by then: nothing to wake")
-                .isEmpty();
+        assertThat(found.first()).contains("execution-1");
+        assertThat(found.second()).as("settled by then: nothing to wake").isEmpty();
     }
 }
