@@ -47,9 +47,7 @@ public class RunAnswerWakeups implements RunWake {
         }
         // a late answer finds its action settled, and wakes nothing; a suspended instance is not
         // woken, and its deadline's step reads the answer from the record once it is active again
-        runs.waitFor(runId, invocationId).ifPresent(wait -> engine.getCommandExecutorTxRequired().execute(
-                context -> ExecutionWaits.wake(context, wait, ProcessIds.AWAIT_LINK_RESULT,
-                        RunVariables.answer(answer))));
+        wake(runId, invocationId, RunVariables.answer(answer));
     }
 
     /**
@@ -61,9 +59,14 @@ public class RunAnswerWakeups implements RunWake {
      * it was answered meanwhile, or its instance is gone.
      */
     ExecutionWaits.Woken deadlinePassed(String runId, String invocationId) {
+        return wake(runId, invocationId, null);
+    }
+
+    /** Wakes the wait the action's record names while it is awaited ({@link AgentRuns#waitFor}), with {@code answer}. */
+    private ExecutionWaits.Woken wake(String runId, String invocationId, java.util.Map<String, Object> answer) {
         return runs.waitFor(runId, invocationId)
                 .map(wait -> engine.getCommandExecutorTxRequired().execute(
-                        context -> ExecutionWaits.wake(context, wait, ProcessIds.AWAIT_LINK_RESULT, null)))
+                        context -> ExecutionWaits.wake(context, wait, ProcessIds.AWAIT_LINK_RESULT, answer)))
                 .orElse(ExecutionWaits.Woken.NONE);
     }
 }

@@ -50,7 +50,11 @@ class RunHistory extends AbstractProcessEnginePlugin {
         if (key != null) {
             return ProcessIds.AGENT_RUN.equals(key);
         }
-        String definitionId = event.getProcessDefinitionId();
+        return ofAgentRun(event.getProcessDefinitionId());
+    }
+
+    /** True for a process definition id of {@code agent-run} (ids are key:version:uuid). */
+    private static boolean ofAgentRun(String definitionId) {
         return definitionId != null && definitionId.startsWith(ProcessIds.AGENT_RUN + ":");
     }
 
@@ -62,8 +66,7 @@ class RunHistory extends AbstractProcessEnginePlugin {
     static final class RunAwareProducer extends CacheAwareHistoryEventProducer {
 
         private static boolean ofRun(DelegateExecution execution) {
-            String definitionId = execution.getProcessDefinitionId();
-            return definitionId != null && definitionId.startsWith(ProcessIds.AGENT_RUN + ":");
+            return ofAgentRun(execution.getProcessDefinitionId());
         }
 
         @Override

@@ -44,7 +44,8 @@ final class OpenAiCompatibleModel implements Model {
 
     OpenAiCompatibleModel(LlmSettings settings) {
         // one pool for the client's own work and for writing request bodies: without an executor the
-        // request factory starts a new thread to write each turn's request (a tenth of a turn's CPU)
+        // request factory starts a new thread to write each turn's request (those threads took 7 %
+        // of the sessions' CPU samples, docs/benchmarks.md's twentieth series)
         org.springframework.scheduling.concurrent.CustomizableThreadFactory threads =
                 new org.springframework.scheduling.concurrent.CustomizableThreadFactory("model-http-");
         threads.setDaemon(true);

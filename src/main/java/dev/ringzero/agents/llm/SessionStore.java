@@ -131,10 +131,10 @@ class SessionStore {
      */
     Optional<String> waitOfLatest(String runId, int turn) {
         wroteTurns(runId); // what this transaction read of the run's turns may be older than the lock
-        Optional<String> wait = jdbc.sql("select coalesce(wait_execution, '') from rz_llm_turn where run_id = ? "
-                        + "and turn = ? for update")
+        Optional<String> wait = jdbc.sql("select wait_execution from rz_llm_turn where run_id = ? and turn = ? "
+                        + "and wait_execution is not null for update")
                 .params(runId, turn).query(String.class).optional();
-        if (wait.isEmpty() || wait.get().isEmpty()) {
+        if (wait.isEmpty()) {
             return Optional.empty();
         }
         int latest = turns(runId).stream().mapToInt(Turn::turn).max().orElse(turn);
