@@ -11,4 +11,10 @@ public interface BrokerAccess {
 
     /** Refuses the credential from now on and closes the device's open connections. */
     void revoke(String gadgetId);
+
+    /**
+     * The gadget ids the broker holds a credential of its own for; {@link CredentialSweep} revokes
+     * those whose gadget is unpaired.
+     */
+    java.util.Set<String> credentialed();
 }

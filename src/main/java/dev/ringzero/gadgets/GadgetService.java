@@ -37,13 +37,16 @@ public class GadgetService {
     private final ApplicationEventPublisher events;
     private final Clock clock;
     private final org.springframework.scheduling.TaskScheduler scheduler;
+    private final CredentialSweep credentials;
     private final java.time.Duration unpairNoticeGrace;
 
     GadgetService(GadgetStore store, BrokerAccess broker, PairingLink link,
             ApplicationEventPublisher events, Clock clock, org.springframework.scheduling.TaskScheduler scheduler,
+            CredentialSweep credentials,
             @org.springframework.beans.factory.annotation.Value("${ringzero.gadgets.unpair-notice-grace:PT0.3S}")
             java.time.Duration unpairNoticeGrace) {
         this.scheduler = scheduler;
+        this.credentials = credentials;
         this.unpairNoticeGrace = unpairNoticeGrace;
         this.store = store;
         this.broker = broker;
@@ -79,10 +82,8 @@ public class GadgetService {
         // while it is still connected; revoking a moment later lets the notice leave the broker
         // before the connection is closed (a broker drops what it had not yet written).
         link.tellUnpaired(id);
-        scheduler.schedule(() -> {
-            broker.revoke(id);
-            link.clearPresence(id);
-        }, clock.instant().plus(unpairNoticeGrace));
+        // (if this node stops in the grace, or the broker does not answer, the sweep retires it)
+        scheduler.schedule(() -> credentials.retire(id), clock.instant().plus(unpairNoticeGrace));
     }
 
     public Map<String, Object> quietHours(String ownerId, String id, String from, String to, String zone) {

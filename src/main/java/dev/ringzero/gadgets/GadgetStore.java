@@ -123,6 +123,12 @@ public class GadgetStore {
         return paired;
     }
 
+    /** Locks the gadget's row (until the transaction ends) if it exists and is unpaired. */
+    boolean lockUnpaired(String id) {
+        return jdbc.sql("select id from rz_gadget where id = ? and not paired for update").param(id)
+                .query(String.class).optional().isPresent();
+    }
+
     boolean unpair(String id) {
         reads.forget(key(id));
         boolean unpaired = jdbc.sql("update rz_gadget set paired = false, online = false where id = ? and paired")

@@ -28,6 +28,8 @@ public class DynsecBrokerAccess implements BrokerAccess {
     public static final String CONTROL_TOPIC = "$CONTROL/dynamic-security/v1";
     public static final String RESPONSE_TOPIC = CONTROL_TOPIC + "/response";
 
+    private static final String ROLE_PREFIX = "gadget-";
+
     private static final Logger log = LoggerFactory.getLogger(DynsecBrokerAccess.class);
 
     private final LinkPublisher publisher;
@@ -57,6 +59,21 @@ public class DynsecBrokerAccess implements BrokerAccess {
                 Map.of("command", "deleteRole", "rolename", role(gadgetId))), false);
     }
 
+    /** The gadgets with a role here (every device client has one, {@code gadget-<id>}). */
+    @Override
+    public java.util.Set<String> credentialed() {
+        JsonNode roles = run(List.of(Map.of("command", "listRoles", "verbose", false, "count", -1, "offset", 0)), true)
+                .get(0).path("data").path("roles");
+        java.util.Set<String> gadgets = new java.util.TreeSet<>();
+        for (JsonNode role : roles) {
+            String name = role.isTextual() ? role.asText() : role.path("rolename").asText();
+            if (name.startsWith(ROLE_PREFIX)) {
+                gadgets.add(name.substring(ROLE_PREFIX.length()));
+            }
+        }
+        return gadgets;
+    }
+
     /** Called by the gateway for messages on {@link #RESPONSE_TOPIC}. */
     public void onResponse(byte[] payload) {
         try {
@@ -71,7 +88,7 @@ public class DynsecBrokerAccess implements BrokerAccess {
         }
     }
 
-    private void run(List<Map<String, Object>> commands, boolean mustSucceed) {
+    private List<JsonNode> run(List<Map<String, Object>> commands, boolean mustSucceed) {
         List<CompletableFuture<JsonNode>> futures = new java.util.ArrayList<>();
         List<Map<String, Object>> correlated = new java.util.ArrayList<>();
         for (Map<String, Object> command : commands) {
@@ -85,13 +102,16 @@ public class DynsecBrokerAccess implements BrokerAccess {
         }
         try {
             publisher.publish(CONTROL_TOPIC, json.writeValueAsBytes(Map.of("commands", correlated)), false);
+            List<JsonNode> responses = new java.util.ArrayList<>();
             for (int i = 0; i < futures.size(); i++) {
                 JsonNode response = futures.get(i).get(5, TimeUnit.SECONDS);
                 if (mustSucceed && response.hasNonNull("error")) {
                     throw new IllegalStateException("Mosquitto refused " + commands.get(i).get("command") + ": "
                             + response.path("error").asText());
                 }
+                responses.add(response);
             }
+            return responses;
         } catch (TimeoutException e) {
             throw new IllegalStateException("Mosquitto's dynamic-security plugin did not answer; is mqtt-broker/ "
                     + "configuration in use and the platform's credential its admin?", e);
@@ -124,7 +144,7 @@ public class DynsecBrokerAccess implements BrokerAccess {
     }
 
     private static String role(String gadgetId) {
-        return "gadget-" + gadgetId;
+        return ROLE_PREFIX + gadgetId;
     }
 
 }

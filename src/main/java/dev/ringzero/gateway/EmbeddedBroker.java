@@ -170,6 +170,12 @@ public class EmbeddedBroker implements SmartLifecycle, BrokerAccess {
         }
     }
 
+    /** None: the authenticator reads the platform's credentials on every connect. */
+    @Override
+    public java.util.Set<String> credentialed() {
+        return java.util.Set.of();
+    }
+
     static boolean belongsTo(String gadgetId, String clientId) {
         return DeviceRights.ownsClientId(gadgetId, clientId);
     }

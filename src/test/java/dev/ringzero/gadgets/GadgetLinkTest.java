@@ -45,6 +45,10 @@ class GadgetLinkTest extends PlatformTest {
     org.springframework.jdbc.core.simple.JdbcClient jdbc;
     @Autowired
     dev.ringzero.gateway.LinkGateway gateway;
+    @Autowired
+    CredentialSweep credentialSweep;
+    @Autowired
+    BrokerAccess brokerAccess;
 
     private Boards boards;
     private Api alice;
@@ -256,6 +260,24 @@ class GadgetLinkTest extends PlatformTest {
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> refused(bot.config()));
         assertThat(listed(alice, bot.gadgetId())).isNull();
         assertThat(alice.get("/api/v1/gadgets/" + bot.gadgetId()).status()).isEqualTo(404);
+    }
+
+    @Test
+    void aCredentialAnUnpairingLeftOnTheBrokerIsRetiredByTheSweepAndPairedOnesAreKept() {
+        DeskBot kept = boards.deskBot(alice);
+        LinkConfig left = Boards.pair(alice, "left-behind");
+        // unpaired as by a node that stopped in the grace before its revoke: the row says
+        // unpaired, the broker still accepts the credential
+        jdbc.sql("update rz_gadget set paired = false where id = ?").param(left.gadgetId()).update();
+        assertThat(refused(left)).as("accepted until swept").isFalse();
+
+        assertThat(credentialSweep.sweep()).isGreaterThanOrEqualTo(1);
+
+        assertThat(refused(left)).isTrue();
+        assertThat(credentialSweep.retire(kept.gadgetId())).as("a paired gadget's credential is kept").isFalse();
+        assertThat(credentialSweep.retire("never-paired-" + System.nanoTime())).isFalse();
+        assertThat(kept.isConnected()).isTrue();
+        assertThat(brokerAccess.credentialed()).contains(kept.gadgetId()).doesNotContain(left.gadgetId());
     }
 
     @Test
