@@ -185,7 +185,7 @@ public class Rehearsal implements HealthIndicator {
      */
     private int rehearseSessions(int count) {
         return round(this::sessionDefinition, count, (standIn, agentId, i) -> {
-            String runId = runs.invoke(standIn.ownerId(), agentId, json.createObjectNode().put("n", i)).runId();
+            String runId = runs.invokeAtOnce(standIn.ownerId(), agentId, json.createObjectNode().put("n", i)).runId();
             // a run not asked (refused at admission, say) is left: the count of succeeded runs says so
             if (llm.rehearseTurn(runId, "display.show_text", json.createObjectNode().put("text", "rehearsal " + i))) {
                 answerAll(standIn.gadgetId());

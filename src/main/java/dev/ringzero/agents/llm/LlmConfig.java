@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ringzero.agents.AgentService;
 import dev.ringzero.agents.AgentStore;
 import dev.ringzero.agents.definition.DefinitionLimits;
-import dev.ringzero.agents.runs.EventBacklog;
+import dev.ringzero.agents.runs.DevicesFirst;
 import dev.ringzero.agents.runs.RunStore;
 import dev.ringzero.gadgets.RegisteredCommands;
 import dev.ringzero.gates.Envelopes;
@@ -68,11 +68,11 @@ class LlmConfig {
     @Bean
     ModelTurns modelTurns(Model model, LlmSettings settings, SessionStore store, RunStore runs, AgentService agents,
             AgentStore agentStore, RegisteredCommands registered, PolicyKernel kernel, Envelopes envelopes,
-            GateService gates, LocalTools tools, ObjectProvider<SessionWake> wake, ObjectProvider<EventBacklog> events,
+            GateService gates, LocalTools tools, ObjectProvider<SessionWake> wake, DevicesFirst devicesFirst,
             TransactionTemplate transactions, ExecutorService llmWorkers, ObjectMapper json, Clock clock) {
         SessionWake lazyWake = (runId, turn, waitExecution) -> wake.getObject().turnDone(runId, turn, waitExecution);
         return new ModelTurns(model, settings, store, runs, agents, agentStore, registered, kernel, envelopes, gates,
-                gates, tools, lazyWake, events.getIfAvailable(() -> EventBacklog.NONE), transactions, llmWorkers, json,
+                gates, tools, lazyWake, devicesFirst, transactions, llmWorkers, json,
                 clock);
     }
 

@@ -14,7 +14,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ringzero.agents.AgentService;
 import dev.ringzero.agents.AgentStore;
 import dev.ringzero.agents.definition.AgentSpec;
-import dev.ringzero.agents.runs.EventBacklog;
+import dev.ringzero.agents.runs.DevicesFirst;
 import dev.ringzero.agents.runs.GateDesk;
 import dev.ringzero.agents.runs.RunStore;
 import dev.ringzero.gadgets.RegisteredCommands;
@@ -53,14 +53,7 @@ final class ModelTurns {
     private final GateService briefings;
     private final LocalTools tools;
     private final SessionWake wake;
-    private final EventBacklog events;
-    /**
-     * Replies recorded at once on this node: at most half its cores (one on two), so replies that
-     * waited out the same backlog do not all come back at once and take every core from the
-     * device events that come next.
-     */
-    private final java.util.concurrent.Semaphore recording = new java.util.concurrent.Semaphore(
-            Math.max(1, Runtime.getRuntime().availableProcessors() / 2), true);
+    private final DevicesFirst devicesFirst;
     private final TransactionTemplate transactions;
     private final ExecutorService workers;
     private final ObjectMapper json;
@@ -68,9 +61,9 @@ final class ModelTurns {
 
     ModelTurns(Model model, LlmSettings settings, SessionStore store, RunStore runs, AgentService agents,
             AgentStore agentStore, RegisteredCommands registered, PolicyKernel kernel, Envelopes envelopes,
-            GateDesk gates, GateService briefings, LocalTools tools, SessionWake wake, EventBacklog events,
+            GateDesk gates, GateService briefings, LocalTools tools, SessionWake wake, DevicesFirst devicesFirst,
             TransactionTemplate transactions, ExecutorService workers, ObjectMapper json, Clock clock) {
-        this.events = events;
+        this.devicesFirst = devicesFirst;
         this.model = model;
         this.settings = settings;
         this.store = store;
@@ -179,25 +172,15 @@ final class ModelTurns {
 
     /**
      * Device reactions first: a reply is recorded once this node's device events are routed, one
-     * reply at a time, or when {@code ringzero.llm.yield-to-events} has passed whatever the backlog
-     * (within the reply's grace, so the wait never costs a turn its deadline).
+     * reply at a time (with the runs clients start), or when {@code ringzero.llm.yield-to-events}
+     * has passed whatever the backlog (within the reply's grace, so the wait never costs a turn its
+     * deadline).
      */
     private void afterTheDevices(Runnable work) {
-        long until = System.nanoTime() + settings.yieldToEvents().toNanos();
-        boolean held = false;
-        try {
-            held = recording.tryAcquire(settings.yieldToEvents().toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
-            events.awaitQuiet(java.time.Duration.ofNanos(Math.max(0, until - System.nanoTime())));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        try {
+        devicesFirst.after(settings.yieldToEvents(), () -> {
             work.run();
-        } finally {
-            if (held) {
-                recording.release();
-            }
-        }
+            return null;
+        });
     }
 
     private void record(String runId, int turn, ModelReply.Answered answered, int latencyMs) {

@@ -34,7 +34,9 @@ class RunController {
 
     @PostMapping("/api/v1/gadget-agents/{id}/runs")
     @ResponseStatus(HttpStatus.ACCEPTED)
-    @Operation(summary = "Run it now: an explicit run (not blocked by proactive budgets); answers with the run id")
+    @Operation(summary = "Run it now: an explicit run (not blocked by proactive budgets); answers with the run id",
+            description = "The run starts once the node's waiting device events are routed, at most "
+                    + "ringzero.runs.invoke-yield-to-events (1 s) later: a gadget's reaction comes first.")
     RunStarted runNow(Caller caller, @PathVariable String id, @RequestBody(required = false) JsonNode input) {
         return runs.invoke(caller.accountId(), id, input);
     }

@@ -55,9 +55,15 @@ public class RunViews {
     private final TransactionTemplate transactions;
     private final ObjectMapper json;
     private final ObjectProvider<ModelSessions> sessions;
+    private final DevicesFirst devicesFirst;
+    private final Duration invokeYield;
 
     RunViews(AgentService agents, RunStore runs, RunEngine launcher, TransactionTemplate transactions,
-            ObjectMapper json, ObjectProvider<ModelSessions> sessions) {
+            ObjectMapper json, ObjectProvider<ModelSessions> sessions, DevicesFirst devicesFirst,
+            @org.springframework.beans.factory.annotation.Value("${ringzero.runs.invoke-yield-to-events:PT1S}")
+            Duration invokeYield) {
+        this.devicesFirst = devicesFirst;
+        this.invokeYield = invokeYield;
         this.agents = agents;
         this.runs = runs;
         this.launcher = launcher;
@@ -66,8 +72,17 @@ public class RunViews {
         this.sessions = sessions;
     }
 
-    /** Runs the owner's agent now: an explicit {@code invoke} run, not held back by proactive budgets. */
+    /**
+     * Runs the owner's agent now: an explicit {@code invoke} run, not held back by proactive budgets.
+     * It starts after this node's device events (up to {@code ringzero.runs.invoke-yield-to-events}
+     * later, see {@link DevicesFirst}): a client waits a moment, a gadget's reaction does not.
+     */
     public RunStarted invoke(String ownerId, String agentId, JsonNode input) {
+        return devicesFirst.after(invokeYield, () -> invokeAtOnce(ownerId, agentId, input));
+    }
+
+    /** {@link #invoke} without yielding to device events: for the start-up rehearsal, which has none. */
+    public RunStarted invokeAtOnce(String ownerId, String agentId, JsonNode input) {
         var current = agents.current(ownerId, agentId);
         String runId = UUID.randomUUID().toString();
         String trigger = json.createObjectNode().put("kind", "invoke")
