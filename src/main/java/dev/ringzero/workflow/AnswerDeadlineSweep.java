@@ -1,7 +1,6 @@
 package dev.ringzero.workflow;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 
 import dev.ringzero.agents.runs.AgentRuns;
@@ -36,8 +35,6 @@ class AnswerDeadlineSweep {
 
     private static final Logger log = LoggerFactory.getLogger(AnswerDeadlineSweep.class);
     private static final int PER_SWEEP = 200;
-    /** How soon a suspended run's overdue command is looked at again. */
-    static final Duration SUSPENDED_AGAIN = Duration.ofSeconds(5);
 
     private final AgentRuns runs;
     private final QueuedTurns turns;
@@ -65,7 +62,7 @@ class AnswerDeadlineSweep {
                 switch (waits.deadlinePassed(overdue.runId(), overdue.invocationId())) {
                     case WOKEN -> { } // its step settled the action, which cleared the deadline
                     case SUSPENDED -> runs.awaitedBy(overdue.runId(), overdue.invocationId(),
-                            clock.instant().plus(SUSPENDED_AGAIN));
+                            clock.instant().plus(RunStore.SUSPENDED_LOOK_AGAIN));
                     case NONE -> runs.awaitedBy(overdue.runId(), overdue.invocationId(), null);
                 }
             });

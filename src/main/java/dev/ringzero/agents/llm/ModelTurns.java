@@ -241,9 +241,6 @@ final class ModelTurns {
         }
     }
 
-    /** How soon the sweep tries again to wake a run that could not be woken (its instance suspended). */
-    private static final java.time.Duration WAKE_AGAIN = java.time.Duration.ofSeconds(5);
-
     /**
      * Wakes the run for a turn this transaction just ended (recorded ready or failed by a
      * conditional update, which holds the turn's row: no later turn can be asked before the run is
@@ -267,7 +264,7 @@ final class ModelTurns {
         if (wait.isEmpty() || wake.turnDone(runId, turn, wait.get())) {
             return true;
         }
-        store.wakeAgain(runId, turn, clock.instant().plus(WAKE_AGAIN));
+        store.wakeAgain(runId, turn, clock.instant().plus(RunStore.SUSPENDED_LOOK_AGAIN));
         return false;
     }
 

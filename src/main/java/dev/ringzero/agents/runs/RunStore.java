@@ -22,6 +22,12 @@ import org.springframework.stereotype.Component;
 @Component
 public class RunStore implements RunRecords {
 
+    /**
+     * How soon a run that could not be woken because its instance is suspended (in Cockpit) is
+     * looked at again: the answer sweep's overdue command and the turn sweep's ended turn alike.
+     */
+    public static final Duration SUSPENDED_LOOK_AGAIN = Duration.ofSeconds(5);
+
     /** One run as recorded. */
     public record Run(String id, String agentId, String ownerId, int revision, String triggerKind, String triggerData,
             String eventId, boolean proactive, RunStatus status, String reason, Instant createdAt, Instant startedAt,
@@ -393,11 +399,13 @@ public class RunStore implements RunRecords {
 
     void actionEnded(String runId, int index, String verdict, String outcome, String errorCode, String result,
             Instant at) {
+        // the column keeps microseconds: the transaction's copy of the actions keeps what a read would
+        Instant stored = at.truncatedTo(ChronoUnit.MICROS);
         int ended = jdbc.sql("update rz_run_action set verdict = coalesce(?, verdict), outcome = ?, error_code = ?, "
                         + "result = ?, ended_at = ?, awaited_by = null where run_id = ? and idx = ? and outcome is null")
-                .params(verdict, outcome, errorCode, result, ts(at), runId, index).update();
+                .params(verdict, outcome, errorCode, result, ts(stored), runId, index).update();
         if (ended == 1) {
-            changeAction(runId, index, action -> action.ended(verdict, outcome, errorCode, result, at));
+            changeAction(runId, index, action -> action.ended(verdict, outcome, errorCode, result, stored));
         } else {
             reads.forget(actionsKey(runId));
         }

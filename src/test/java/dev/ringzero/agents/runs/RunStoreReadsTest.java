@@ -31,6 +31,23 @@ class RunStoreReadsTest extends PlatformTest {
     private final Instant ended = created.plusMillis(9);
 
     @Test
+    void anActionEndedAtAFinerInstantThanTheColumnKeepsIsSeenAsTheDatabaseHoldsIt() {
+        String runId = UUID.randomUUID().toString();
+        AtomicReference<List<RunStore.Action>> seenActions = new AtomicReference<>();
+        new TransactionTemplate(transactionManager).executeWithoutResult(status -> {
+            runs.insert(new RunStore.Run(runId, UUID.randomUUID().toString(), "owner-1", 2, "gadget.event", "{}",
+                    "event-1", true, RunStatus.RUNNING, null, created, started, null), true);
+            runs.insertActions(runId, List.of(new RunStore.NewAction("desk-1", "display.show_text", "{}")), started);
+            runs.actions(runId);
+            runs.actionEnded(runId, 0, "allow", "completed", null, null, ended.plusNanos(789));
+            seenActions.set(runs.actions(runId));
+        });
+
+        assertThat(seenActions.get()).isEqualTo(runs.actions(runId));
+        assertThat(seenActions.get().get(0).endedAt()).isEqualTo(ended);
+    }
+
+    @Test
     void aRunsWritesLeaveItsTransactionSeeingWhatTheDatabaseHolds() {
         String runId = UUID.randomUUID().toString();
         AtomicReference<RunStore.Run> seenRun = new AtomicReference<>();
