@@ -1,7 +1,5 @@
 package dev.ringzero.gadgets;
 
-import java.util.Set;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.annotation.Scheduled;

@@ -65,8 +65,8 @@ public class DynsecBrokerAccess implements BrokerAccess {
         JsonNode roles = run(List.of(Map.of("command", "listRoles", "verbose", false, "count", -1, "offset", 0)), true)
                 .get(0).path("data").path("roles");
         java.util.Set<String> gadgets = new java.util.TreeSet<>();
-        for (JsonNode role : roles) {
-            String name = role.isTextual() ? role.asText() : role.path("rolename").asText();
+        for (JsonNode role : roles) { // not verbose: each role is its name
+            String name = role.asText();
             if (name.startsWith(ROLE_PREFIX)) {
                 gadgets.add(name.substring(ROLE_PREFIX.length()));
             }
