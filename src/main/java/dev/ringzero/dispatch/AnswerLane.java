@@ -94,7 +94,8 @@ public class AnswerLane {
      * of its hot path ({@code dev.ringzero.rehearsal}), whose transaction never commits.
      */
     public void settleHere(String gadgetId, JsonNode envelope) {
-        settle(new Arrived(gadgetId, envelope, () -> { }), new java.util.ArrayList<>());
+        Optional<Invocations.Answered> recorded = record(new Arrived(gadgetId, envelope, () -> { }));
+        recorded.ifPresent(answered -> wake(answered, true));
     }
 
     /**
@@ -104,7 +105,7 @@ public class AnswerLane {
      */
     private void settle(Arrived answer, List<Invocations.Answered> committed) {
         Optional<Invocations.Answered> recorded = record(answer);
-        recorded.ifPresent(this::wake);
+        recorded.ifPresent(answered -> wake(answered, false));
         TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
             @Override
             public void afterCommit() {
@@ -144,7 +145,7 @@ public class AnswerLane {
         answer.acknowledge().run();
         recorded.ifPresent(answered -> {
             try {
-                wake(answered);
+                wake(answered, true);
             } catch (RuntimeException e) {
                 log.info("the run waiting for {} was not woken: {}", answered.invocationId(), e.toString());
             }
@@ -165,10 +166,10 @@ public class AnswerLane {
         return recorded;
     }
 
-    private void wake(Invocations.Answered answered) {
+    private void wake(Invocations.Answered answered, boolean atOnce) {
         if (answered.runId() != null) {
             for (RunWake wake : runWakes) {
-                wake.answered(answered.invocationId(), answered.runId(), answered.outcome());
+                wake.answered(answered.invocationId(), answered.runId(), answered.outcome(), atOnce);
             }
         }
     }

@@ -7,5 +7,11 @@ package dev.ringzero.dispatch;
  */
 public interface RunWake {
 
-    void answered(String invocationId, String runId, Outcome outcome);
+    /**
+     * {@code atOnce}: the run is woken in this transaction whatever it is (the node's rehearsal,
+     * whose transaction never commits, needs its session's next turn asked in it). Otherwise an
+     * llm session's run may be woken after the commit, once this node's device events had their
+     * turn (its command's record, which the answer's deadline sweep watches, keeps the answer).
+     */
+    void answered(String invocationId, String runId, Outcome outcome, boolean atOnce);
 }

@@ -5,7 +5,6 @@ import java.util.Optional;
 
 import dev.ringzero.gates.GateService;
 import dev.ringzero.dispatch.AnswerListener;
-import dev.ringzero.dispatch.RunWake;
 import dev.ringzero.dispatch.Outcome;
 import org.camunda.bpm.engine.IdentityService;
 import org.camunda.bpm.engine.delegate.DelegateTask;

@@ -1,16 +1,26 @@
 package dev.ringzero.workflow;
 
+import java.time.Duration;
+import java.util.Map;
+
 import dev.ringzero.agents.runs.AgentRuns;
-import dev.ringzero.dispatch.AnswerListener;
+import dev.ringzero.agents.llm.LlmSettings;
+import dev.ringzero.agents.runs.DevicesFirst;
 import dev.ringzero.dispatch.RunWake;
 import dev.ringzero.dispatch.Outcome;
 import org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Lazy;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Wakes the run waiting for a device's answer, handing it the answer just recorded, in the answer
- * lane's transaction (see {@link dev.ringzero.dispatch.AnswerLane#onResult}). The wait
+ * lane's transaction (see {@link dev.ringzero.dispatch.AnswerLane#onResult}); an llm session's run
+ * after that transaction commits, once the node's device events had their turn. The wait
  * ({@code Task_AwaitLinkResult}, a receive task with no message) is the execution the command's
  * record names, and is woken only while the command is awaited and unsettled ({@link
  * AgentRuns#waitFor}): an answer that comes in the grace second after its deadline, while the
@@ -19,20 +29,32 @@ import org.springframework.stereotype.Component;
 @Component
 public class RunAnswerWakeups implements RunWake {
 
+    private static final Logger log = LoggerFactory.getLogger(RunAnswerWakeups.class);
+    /** Pauses between the tries of a session's wake after the devices (see {@link #wakeAfterTheDevices}). */
+    private static final long[] RETRY_MILLIS = {20, 100, 400};
+
     private final ProcessEngineConfigurationImpl engine;
     private final AgentRuns runs;
     private final QueuedTurns turns;
+    private final DevicesFirst devicesFirst;
+    private final TransactionTemplate transactions;
+    private final Duration sessionYield;
 
     // @Lazy, as RunLauncher's: the runs' wiring (dispatcher, gate desk, continuations) need not
     // exist before the answer lane's wakes do
-    public RunAnswerWakeups(ProcessEngineConfigurationImpl engine, @Lazy AgentRuns runs, QueuedTurns turns) {
+    public RunAnswerWakeups(ProcessEngineConfigurationImpl engine, @Lazy AgentRuns runs, QueuedTurns turns,
+            DevicesFirst devicesFirst, TransactionTemplate transactions, LlmSettings llm) {
         this.engine = engine;
         this.runs = runs;
         this.turns = turns;
+        this.devicesFirst = devicesFirst;
+        this.transactions = transactions;
+        // a session's answer yields as its replies do (ringzero.llm.yield-to-events)
+        this.sessionYield = llm.yieldToEvents();
     }
 
     @Override
-    public void answered(String invocationId, String runId, Outcome outcome) {
+    public void answered(String invocationId, String runId, Outcome outcome, boolean atOnce) {
         if (runId == null) {
             return;
         }
@@ -45,9 +67,51 @@ public class RunAnswerWakeups implements RunWake {
             detached.nextTurn().ifPresent(turns::turnCame);
             return;
         }
+        Map<String, Object> variables = RunVariables.answer(answer);
+        if (!atOnce && TransactionSynchronizationManager.isSynchronizationActive() && runs.isSession(runId)) {
+            // An llm session's command: waking its run settles the action and asks the model's next
+            // turn (the conversation read), the costliest step an answer wakes. Fifty sessions in
+            // step have their commands answered together, so it is done after the answer commits,
+            // after this node's device events (agents.runs.DevicesFirst), as their replies are.
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCommit() {
+                    devicesFirst.later(sessionYield, () -> wakeAfterTheDevices(runId, invocationId, variables));
+                }
+            });
+            return;
+        }
         // a late answer finds its action settled, and wakes nothing; a suspended instance is not
         // woken, and its deadline's step reads the answer from the record once it is active again
-        wake(runId, invocationId, RunVariables.answer(answer));
+        wake(runId, invocationId, variables);
+    }
+
+    /**
+     * A session's wake handed over by {@link #answered}: in a transaction of its own, tried again
+     * if it fails (the deadline sweep or a cancellation moved the instance at the same moment; the
+     * next try finds the action settled and wakes nothing). A wake never done (the node stopped,
+     * every try failed) is the answer's deadline sweep's: it wakes the wait with no answer, and
+     * the step reads the one the record kept ({@code Task_RecordOutcome}).
+     */
+    private void wakeAfterTheDevices(String runId, String invocationId, Map<String, Object> answer) {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                transactions.executeWithoutResult(status -> wake(runId, invocationId, answer));
+                return;
+            } catch (RuntimeException e) {
+                if (attempt >= RETRY_MILLIS.length) {
+                    log.info("the run {} was not woken by answer {}; its deadline sweep does it: {}", runId,
+                            invocationId, e.toString());
+                    return;
+                }
+            }
+            try {
+                Thread.sleep(RETRY_MILLIS[attempt]);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     /**
@@ -63,7 +127,7 @@ public class RunAnswerWakeups implements RunWake {
     }
 
     /** Wakes the wait the action's record names while it is awaited ({@link AgentRuns#waitFor}), with {@code answer}. */
-    private ExecutionWaits.Woken wake(String runId, String invocationId, java.util.Map<String, Object> answer) {
+    private ExecutionWaits.Woken wake(String runId, String invocationId, Map<String, Object> answer) {
         return runs.waitFor(runId, invocationId)
                 .map(wait -> engine.getCommandExecutorTxRequired().execute(
                         context -> ExecutionWaits.wake(context, wait, ProcessIds.AWAIT_LINK_RESULT, answer)))

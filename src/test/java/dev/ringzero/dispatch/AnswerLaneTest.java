@@ -35,7 +35,7 @@ class AnswerLaneTest {
     private final InTransactions batches = new InTransactions();
     private final AnswerLane underTest = new AnswerLane(fixture.invocations, fixture.awaited, fixture.movers,
             List.of((invocationId, runId, outcome) -> told.add(invocationId + ":" + outcome.status())),
-            List.of((invocationId, runId, outcome) -> woken.add(runId + ":" + outcome.status())), batches, 8,
+            List.of((invocationId, runId, outcome, atOnce) -> woken.add(runId + ":" + outcome.status())), batches, 8,
             fixture.clock, scheduler(new ArrayList<>()), Runnable::run);
 
     @Test
@@ -105,7 +105,7 @@ class AnswerLaneTest {
         List<Runnable> later = new ArrayList<>();
         AnswerLane underTest = new AnswerLane(new Invocations(JdbcClient.create(refusing), fixture.json,
                 dev.ringzero.SqlDialect.H2), fixture.awaited, fixture.movers, List.of((invocationId, runId, outcome) ->
-                told.add(invocationId + ":" + outcome.status())), List.of((invocationId, runId, outcome) ->
+                told.add(invocationId + ":" + outcome.status())), List.of((invocationId, runId, outcome, atOnce) ->
                 woken.add(runId + ":" + outcome.status())), batches, 8, fixture.clock, scheduler(later), Runnable::run);
         AtomicInteger acknowledged = new AtomicInteger();
         batches.failEveryItem = true; // the lane's transaction cannot begin either

@@ -33,6 +33,8 @@ class SpineTest extends OwnerWithDeskBotTest {
     @Autowired
     java.util.List<dev.ringzero.dispatch.RunWake> runWakes;
     @Autowired
+    dev.ringzero.agents.runs.AgentRuns agentRuns;
+    @Autowired
     javax.sql.DataSource dataSource;
     @Autowired
     dev.ringzero.agents.AgentStore agents;
@@ -261,10 +263,12 @@ class SpineTest extends OwnerWithDeskBotTest {
         bot.setSilent(true); // the run waits for its own answer (2 s timeout + 1 s grace)
         String runId = Agents.runNow(alice, agentId);
 
-        // as if the answer to an earlier action came in while this wait had already begun
+        // as if the answer to an earlier action came in while this wait had already begun (a rules
+        // run's answer wakes it in the answer's own transaction)
+        assertThat(agentRuns.isSession(runId)).isFalse();
         assertThat(runWakes).isNotEmpty();
         runWakes.forEach(wake -> wake.answered("an-earlier-invocation", runId,
-                new dev.ringzero.dispatch.Outcome.Unknown("an-earlier-invocation")));
+                new dev.ringzero.dispatch.Outcome.Unknown("an-earlier-invocation"), false));
 
         assertThat(Agents.run(alice, runId).path("status").asText()).isEqualTo("running");
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> "failed".equals(

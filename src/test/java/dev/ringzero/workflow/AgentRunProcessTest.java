@@ -105,16 +105,20 @@ class AgentRunProcessTest {
 
     private Outcome answer(String invocationId) {
         Outcome outcome = new Outcome.Completed(invocationId, null);
-        new RunAnswerWakeups((org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl)
-                processEngine().getProcessEngineConfiguration(), runs, new QueuedTurns(runtimeService()))
-                .answered(invocationId, RUN, outcome);
+        wakeups().answered(invocationId, RUN, outcome, true);
         return outcome;
     }
 
-    private ExecutionWaits.Woken deadlinePassed(String invocationId) {
+    /** The answers' wakes as the answer lane has them (no transaction manager here: every wake at once). */
+    private RunAnswerWakeups wakeups() {
         return new RunAnswerWakeups((org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl)
-                processEngine().getProcessEngineConfiguration(), runs, new QueuedTurns(runtimeService()))
-                .deadlinePassed(RUN, invocationId);
+                processEngine().getProcessEngineConfiguration(), runs, new QueuedTurns(runtimeService()),
+                new dev.ringzero.agents.runs.DevicesFirst(dev.ringzero.agents.runs.EventBacklog.NONE), null,
+                yieldingFor(java.time.Duration.ZERO));
+    }
+
+    private ExecutionWaits.Woken deadlinePassed(String invocationId) {
+        return wakeups().deadlinePassed(RUN, invocationId);
     }
 
     @Test
@@ -194,6 +198,107 @@ class AgentRunProcessTest {
 
         assertThat(run).isEnded().hasPassed("Task_RecordOutcome", "Task_FinishRun");
         verify(runs).settle(eq(RUN), any());
+    }
+
+    /** The work the answers' wakes hand over to be done after the device events, kept to run when the test says. */
+    private static final class HandedOver extends dev.ringzero.agents.runs.DevicesFirst {
+        final List<Runnable> work = new java.util.ArrayList<>();
+        final List<java.time.Duration> yields = new java.util.ArrayList<>();
+
+        HandedOver() {
+            super(dev.ringzero.agents.runs.EventBacklog.NONE);
+        }
+
+        @Override
+        public void later(java.time.Duration yield, Runnable work) {
+            this.yields.add(yield);
+            this.work.add(work);
+        }
+    }
+
+    /** Answers {@code invocationId} as the answer lane does, in a transaction that commits once the wake is asked. */
+    private void answerInTheLane(RunAnswerWakeups wakeups, String invocationId, Runnable beforeCommit) {
+        org.springframework.transaction.support.TransactionSynchronizationManager.initSynchronization();
+        try {
+            wakeups.answered(invocationId, RUN, new Outcome.Completed(invocationId, null), false);
+            beforeCommit.run();
+            org.springframework.transaction.support.TransactionSynchronizationUtils.triggerAfterCommit();
+        } finally {
+            org.springframework.transaction.support.TransactionSynchronizationManager.clearSynchronization();
+        }
+    }
+
+    /** The llm settings, defaults but for how long a session's work yields to the device events. */
+    private static dev.ringzero.agents.llm.LlmSettings yieldingFor(java.time.Duration yield) {
+        return new dev.ringzero.agents.llm.LlmSettings(null, null, null, null, null, 0, 0, 0, yield);
+    }
+
+    /** A transaction manager with nothing to manage: the in-memory engine commits its own commands. */
+    private static final org.springframework.transaction.PlatformTransactionManager NO_TRANSACTIONS =
+            new org.springframework.transaction.PlatformTransactionManager() {
+                @Override
+                public org.springframework.transaction.TransactionStatus getTransaction(
+                        org.springframework.transaction.TransactionDefinition definition) {
+                    return new org.springframework.transaction.support.SimpleTransactionStatus();
+                }
+
+                @Override
+                public void commit(org.springframework.transaction.TransactionStatus status) {
+                }
+
+                @Override
+                public void rollback(org.springframework.transaction.TransactionStatus status) {
+                }
+            };
+
+    @Test
+    void aSessionsAnswerWakesItsRunAfterTheLanesCommitAndAfterTheDeviceEvents() {
+        when(runs.next(RUN)).thenReturn(AgentRuns.Next.ACTION, AgentRuns.Next.DONE);
+        when(runs.isSession(RUN)).thenReturn(true);
+        sends("inv-1");
+        ProcessInstance run = start(RunStatus.ADMITTED);
+        HandedOver devicesFirst = new HandedOver();
+        RunAnswerWakeups wakeups = new RunAnswerWakeups((org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl)
+                processEngine().getProcessEngineConfiguration(), runs, new QueuedTurns(runtimeService()),
+                devicesFirst, new org.springframework.transaction.support.TransactionTemplate(NO_TRANSACTIONS),
+                yieldingFor(java.time.Duration.ofMillis(700)));
+
+        answerInTheLane(wakeups, "inv-1", () -> assertThat(devicesFirst.work).as("nothing before the commit").isEmpty());
+
+        assertThat(run).isWaitingAt("Task_AwaitLinkResult");
+        assertThat(devicesFirst.yields).containsExactly(java.time.Duration.ofMillis(700));
+        devicesFirst.work.get(0).run();
+        assertThat(run).isEnded().hasPassed("Task_RecordOutcome");
+        verify(runs).settle(eq(RUN), org.mockito.ArgumentMatchers.argThat(answer ->
+                "inv-1".equals(answer.invocationId()) && "completed".equals(answer.status())));
+    }
+
+    @Test
+    void aRulesRunsAnswerAndTheRehearsalsWakeTheirRunInTheLanesTransaction() {
+        when(runs.next(RUN)).thenReturn(AgentRuns.Next.ACTION, AgentRuns.Next.ACTION, AgentRuns.Next.DONE);
+        when(runs.isSession(RUN)).thenReturn(false);
+        sends("inv-1");
+        ProcessInstance run = start(RunStatus.ADMITTED);
+        HandedOver devicesFirst = new HandedOver();
+        RunAnswerWakeups wakeups = new RunAnswerWakeups((org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl)
+                processEngine().getProcessEngineConfiguration(), runs, new QueuedTurns(runtimeService()),
+                devicesFirst, new org.springframework.transaction.support.TransactionTemplate(NO_TRANSACTIONS),
+                yieldingFor(java.time.Duration.ofMillis(700)));
+
+        sends("inv-2");
+        // woken before the commit: the second command's wait now
+        answerInTheLane(wakeups, "inv-1", () -> verify(runs).settle(eq(RUN), any()));
+        assertThat(run).isWaitingAt("Task_AwaitLinkResult");
+        when(runs.isSession(RUN)).thenReturn(true);
+        org.springframework.transaction.support.TransactionSynchronizationManager.initSynchronization();
+        try {
+            wakeups.answered("inv-2", RUN, new Outcome.Completed("inv-2", null), true);
+        } finally {
+            org.springframework.transaction.support.TransactionSynchronizationManager.clearSynchronization();
+        }
+
+        assertThat(run).isEnded();
+        assertThat(devicesFirst.work).isEmpty();
     }
 
     @Test

@@ -20,8 +20,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param workers        model turns in flight at once on this node (each holds one thread while it
  *                       waits for the server; never an engine thread or a database connection)
  * @param yieldToEvents  how long a model's reply may wait, at most, for this node's device events
- *                       to be routed before it is recorded (device reactions first); zero: no wait.
- *                       Within the reply's grace, so a reply that waits never misses its deadline
+ *                       to be routed before it is recorded (device reactions first), and a session
+ *                       woken by its command's answer before it moves on; zero: no wait. Within
+ *                       the reply's grace, so a reply that waits never misses its deadline
  */
 @ConfigurationProperties("ringzero.llm")
 public record LlmSettings(String baseUrl, String model, String apiKey, Duration connectTimeout,

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ringzero.agents.AgentService;
 import dev.ringzero.agents.AgentStore;
+import dev.ringzero.agents.definition.AgentSpec;
 import dev.ringzero.dispatch.Dispatcher;
 import dev.ringzero.dispatch.Outcome;
 import dev.ringzero.kernel.PolicyKernel;
@@ -163,6 +164,11 @@ public class AgentRuns {
     /** See {@link RunStore#waitFor}. */
     public Optional<String> waitFor(String runId, String invocationId) {
         return runs.waitFor(runId, invocationId);
+    }
+
+    /** Whether the run is an llm session (its agent's revision is of kind {@code llm}); false if it is gone. */
+    public boolean isSession(String runId) {
+        return runs.find(runId).map(run -> progress.kind(run) == AgentSpec.Kind.LLM).orElse(false);
     }
 
     /** The speaker ticket of one action of one run. */

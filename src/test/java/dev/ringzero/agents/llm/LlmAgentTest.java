@@ -40,6 +40,9 @@ class LlmAgentTest extends OwnerWithDeskBotTest {
     ModelTurns turns;
 
     @Autowired
+    dev.ringzero.agents.runs.AgentRuns agentRuns;
+
+    @Autowired
     org.camunda.bpm.engine.RuntimeService runtime;
 
     @Autowired
@@ -302,6 +305,39 @@ class LlmAgentTest extends OwnerWithDeskBotTest {
         assertThat(run.path("status").asText()).as(run.toString()).isEqualTo("succeeded");
         Awaitility.await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> said().size() == 1);
         assertThat(run.path("actions")).hasSize(1);
+    }
+
+    /**
+     * A session's command is answered and the answer committed, but the run's wake, handed over to
+     * be done after the node's device events, is lost (the node stopped right after the commit):
+     * at the command's deadline the sweep wakes the run, which reads the answer from the record and
+     * hands it to the model, rather than settling the command {@code unknown}.
+     */
+    @Test
+    void aSessionsAnswerWhoseWakeWasLostReachesTheModelFromTheRecord() {
+        model.then(Reply.toolCalls("speaker__say", "{\"text\":\"kept\"}"))
+                .then(request -> Reply.answer("done"));
+        bot.setSilent(true); // the test answers, as the lane records an answer, and wakes nothing
+        String runId = Agents.runNow(alice, sayingAgent());
+        ReceivedInvocation say = Awaitility.await().atMost(Duration.ofSeconds(10)).until(this::said, s -> !s.isEmpty())
+                .get(0);
+
+        // its answer would be handed over to be woken after the device events, as a session's is
+        assertThat(agentRuns.isSession(runId)).isTrue();
+        jdbc.sql("update rz_invocation set outcome = 'completed', result = ?, answered_at = ? where id = ?")
+                .params("{\"status\":\"said\"}", java.sql.Timestamp.from(java.time.Instant.now()), say.id()).update();
+        assertThat(Agents.run(alice, runId).path("status").asText()).isEqualTo("running");
+        // the command's deadline (speaker.say: 30 s) has come
+        jdbc.sql("update rz_run_action set awaited_by = ? where run_id = ? and invocation_id = ?")
+                .params(java.sql.Timestamp.from(java.time.Instant.now().minusSeconds(1)), runId, say.id()).update();
+
+        JsonNode run = ended(runId);
+        assertThat(run.path("status").asText()).as(run.toString()).isEqualTo("succeeded");
+        assertThat(model.requests().get(1).toolResults()).singleElement().satisfies(result -> {
+            assertThat(result.path("outcome").asText()).isEqualTo("completed");
+            assertThat(result.path("result").path("status").asText()).isEqualTo("said");
+        });
+        assertThat(said()).hasSize(1);
     }
 
     /**

@@ -44,6 +44,32 @@ class DevicesFirstTest {
     }
 
     @Test
+    void workHandedOverIsDoneOnAThreadOfTheGatesOwnOnceTheDeviceEventsAreRouted() throws Exception {
+        Backlog backlog = new Backlog();
+        CompletableFuture<String> doneOn = new CompletableFuture<>();
+
+        new DevicesFirst(backlog).later(Duration.ofSeconds(30), () -> doneOn.complete(Thread.currentThread().getName()));
+
+        Thread.sleep(200);
+        assertThat(doneOn).as("still yielding to the backlog").isNotDone();
+        backlog.drained.countDown();
+        assertThat(doneOn.get(10, TimeUnit.SECONDS)).startsWith("devices-first-");
+    }
+
+    @Test
+    void workHandedOverIsDoneWhenItsYieldHasPassedWhateverTheBacklogAndAFailureStopsNoOther() throws Exception {
+        DevicesFirst first = new DevicesFirst(new Backlog());
+        CountDownLatch done = new CountDownLatch(1);
+
+        first.later(Duration.ofMillis(50), () -> {
+            throw new IllegalStateException("this work fails");
+        });
+        first.later(Duration.ofMillis(50), done::countDown);
+
+        assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
     void atMostHalfTheCoresDoSuchWorkAtOnce() throws Exception {
         int slots = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
         DevicesFirst first = new DevicesFirst(EventBacklog.NONE);
