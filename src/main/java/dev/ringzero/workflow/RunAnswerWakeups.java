@@ -3,8 +3,9 @@ package dev.ringzero.workflow;
 import java.time.Duration;
 import java.util.Map;
 
-import dev.ringzero.agents.runs.AgentRuns;
+import dev.ringzero.TriedAgain;
 import dev.ringzero.agents.llm.LlmSettings;
+import dev.ringzero.agents.runs.AgentRuns;
 import dev.ringzero.agents.runs.DevicesFirst;
 import dev.ringzero.dispatch.RunWake;
 import dev.ringzero.dispatch.Outcome;
@@ -30,8 +31,6 @@ import org.springframework.transaction.support.TransactionTemplate;
 public class RunAnswerWakeups implements RunWake {
 
     private static final Logger log = LoggerFactory.getLogger(RunAnswerWakeups.class);
-    /** Pauses between the tries of a session's wake after the devices (see {@link #wakeAfterTheDevices}). */
-    private static final long[] RETRY_MILLIS = {20, 100, 400};
 
     private final ProcessEngineConfigurationImpl engine;
     private final AgentRuns runs;
@@ -94,23 +93,12 @@ public class RunAnswerWakeups implements RunWake {
      * the step reads the one the record kept ({@code Task_RecordOutcome}).
      */
     private void wakeAfterTheDevices(String runId, String invocationId, Map<String, Object> answer) {
-        for (int attempt = 0; ; attempt++) {
-            try {
-                transactions.executeWithoutResult(status -> wake(runId, invocationId, answer));
-                return;
-            } catch (RuntimeException e) {
-                if (attempt >= RETRY_MILLIS.length) {
-                    log.info("the run {} was not woken by answer {}; its deadline sweep does it: {}", runId,
-                            invocationId, e.toString());
-                    return;
-                }
-            }
-            try {
-                Thread.sleep(RETRY_MILLIS[attempt]);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
+        try {
+            TriedAgain.inTransaction(transactions, "the wake of run " + runId,
+                    () -> wake(runId, invocationId, answer));
+        } catch (RuntimeException e) {
+            log.info("the run {} was not woken by answer {}; its deadline sweep does it: {}", runId, invocationId,
+                    e.toString());
         }
     }
 

@@ -228,6 +228,14 @@ class AgentRunProcessTest {
         }
     }
 
+    /** The answers' wakes, a session's handed over to {@code devicesFirst} with a yield of 700 ms. */
+    private RunAnswerWakeups wakeupsHandingOverTo(HandedOver devicesFirst) {
+        return new RunAnswerWakeups((org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl)
+                processEngine().getProcessEngineConfiguration(), runs, new QueuedTurns(runtimeService()),
+                devicesFirst, new org.springframework.transaction.support.TransactionTemplate(NO_TRANSACTIONS),
+                yieldingFor(java.time.Duration.ofMillis(700)));
+    }
+
     /** The llm settings, defaults but for how long a session's work yields to the device events. */
     private static dev.ringzero.agents.llm.LlmSettings yieldingFor(java.time.Duration yield) {
         return new dev.ringzero.agents.llm.LlmSettings(null, null, null, null, null, 0, 0, 0, yield);
@@ -258,10 +266,7 @@ class AgentRunProcessTest {
         sends("inv-1");
         ProcessInstance run = start(RunStatus.ADMITTED);
         HandedOver devicesFirst = new HandedOver();
-        RunAnswerWakeups wakeups = new RunAnswerWakeups((org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl)
-                processEngine().getProcessEngineConfiguration(), runs, new QueuedTurns(runtimeService()),
-                devicesFirst, new org.springframework.transaction.support.TransactionTemplate(NO_TRANSACTIONS),
-                yieldingFor(java.time.Duration.ofMillis(700)));
+        RunAnswerWakeups wakeups = wakeupsHandingOverTo(devicesFirst);
 
         answerInTheLane(wakeups, "inv-1", () -> assertThat(devicesFirst.work).as("nothing before the commit").isEmpty());
 
@@ -280,10 +285,7 @@ class AgentRunProcessTest {
         sends("inv-1");
         ProcessInstance run = start(RunStatus.ADMITTED);
         HandedOver devicesFirst = new HandedOver();
-        RunAnswerWakeups wakeups = new RunAnswerWakeups((org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl)
-                processEngine().getProcessEngineConfiguration(), runs, new QueuedTurns(runtimeService()),
-                devicesFirst, new org.springframework.transaction.support.TransactionTemplate(NO_TRANSACTIONS),
-                yieldingFor(java.time.Duration.ofMillis(700)));
+        RunAnswerWakeups wakeups = wakeupsHandingOverTo(devicesFirst);
 
         sends("inv-2");
         // woken before the commit: the second command's wait now

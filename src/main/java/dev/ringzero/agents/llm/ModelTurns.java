@@ -11,6 +11,7 @@ import java.util.concurrent.RejectedExecutionException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ringzero.TriedAgain;
 import dev.ringzero.agents.AgentService;
 import dev.ringzero.agents.AgentStore;
 import dev.ringzero.agents.definition.AgentSpec;
@@ -122,9 +123,6 @@ final class ModelTurns {
         }
     }
 
-    /** Tries of a transaction that records a turn and wakes its run (see {@link #once}). */
-    private static final long[] RETRY_MILLIS = {20, 100, 400};
-
     /**
      * Runs {@code work} in a transaction, again if it fails (e.g. the engine's optimistic lock, when
      * the deadline sweep or a cancellation moved the run's instance at the same moment): every
@@ -132,23 +130,7 @@ final class ModelTurns {
      * After the last try the turn's deadline ends the run, whatever happened here.
      */
     private void once(String runId, Runnable work) {
-        for (int attempt = 0; ; attempt++) {
-            try {
-                transactions.executeWithoutResult(status -> work.run());
-                return;
-            } catch (RuntimeException e) {
-                if (attempt >= RETRY_MILLIS.length) {
-                    throw e;
-                }
-                log.debug("a turn of run {} is recorded again: {}", runId, e.toString());
-            }
-            try {
-                Thread.sleep(RETRY_MILLIS[attempt]);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
+        TriedAgain.inTransaction(transactions, "a turn of run " + runId, work);
     }
 
     private void ask(String runId, int turn, ModelCall prepared) {
