@@ -37,6 +37,7 @@ public final class TriedAgain {
                 Thread.sleep(PAUSES_MILLIS[attempt]);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+                log.debug("{} is not tried again: interrupted", what);
                 return;
             }
         }

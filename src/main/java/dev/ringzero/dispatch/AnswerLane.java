@@ -25,7 +25,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 /**
  * The answer lane: each {@code link.result} is recorded by its invocation id (first answer wins,
  * only the gadget's own invocations are answered) and, in the same transaction, the run waiting for
- * it is woken. A worker takes whatever answers have arrived by its turn (at most
+ * it is woken (an llm session's after the commit, once the device events had their turn: see
+ * {@link RunWake}). A worker takes whatever answers have arrived by its turn (at most
  * {@code ringzero.link.result-batch}) into one transaction: one commit for the answers and the steps
  * they wake. An answer is acknowledged to the broker only once it is recorded; while the database
  * is away it waits, unacknowledged, and is tried again every {@link #RETRY_AFTER}.
@@ -99,7 +100,8 @@ public class AnswerLane {
     }
 
     /**
-     * In the lane's transaction: records the answer and wakes its run; {@code committed} once it
+     * In the lane's transaction: records the answer and wakes its run (or has it woken after the
+     * commit, an llm session's: {@link RunWake}); {@code committed} once it
      * commits, and only then is the answer acknowledged to the broker (a node that dies before
      * gets it again from the broker after its restart).
      */

@@ -52,11 +52,20 @@ public class RunAnswerWakeups implements RunWake {
         this.sessionYield = llm.yieldToEvents();
     }
 
+    /**
+     * In the caller's transaction (the answer lane's), or in one of its own when there is none (an
+     * answer recorded alone, after its batch failed): the action's row lock that finds the wait
+     * ({@link AgentRuns#waitFor}) must hold until the wait is woken, or the deadline sweep could
+     * move the run on to its next command in between, and this answer wake that command's wait.
+     */
     @Override
     public void answered(String invocationId, String runId, Outcome outcome, boolean atOnce) {
-        if (runId == null) {
-            return;
+        if (runId != null) {
+            transactions.executeWithoutResult(status -> answeredHere(invocationId, runId, outcome, atOnce));
         }
+    }
+
+    private void answeredHere(String invocationId, String runId, Outcome outcome, boolean atOnce) {
         AgentRuns.Answer answer = AgentRuns.Answer.of(outcome);
         // Most answers are to a detached last command (its instance ended as it left): the record's
         // conditional update settles it, and the engine is not asked for a wait that is not there.
@@ -67,7 +76,7 @@ public class RunAnswerWakeups implements RunWake {
             return;
         }
         Map<String, Object> variables = RunVariables.answer(answer);
-        if (!atOnce && TransactionSynchronizationManager.isSynchronizationActive() && runs.isSession(runId)) {
+        if (!atOnce && runs.isSession(runId)) {
             // An llm session's command: waking its run settles the action and asks the model's next
             // turn (the conversation read), the costliest step an answer wakes. Fifty sessions in
             // step have their commands answered together, so it is done after the answer commits,

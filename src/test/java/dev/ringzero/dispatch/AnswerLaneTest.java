@@ -35,7 +35,7 @@ class AnswerLaneTest {
     private final InTransactions batches = new InTransactions();
     private final AnswerLane underTest = new AnswerLane(fixture.invocations, fixture.awaited, fixture.movers,
             List.of((invocationId, runId, outcome) -> told.add(invocationId + ":" + outcome.status())),
-            List.of((invocationId, runId, outcome, atOnce) -> woken.add(runId + ":" + outcome.status())), batches, 8,
+            List.of((invocationId, runId, outcome, atOnce) -> woken.add(wake(runId, outcome, atOnce))), batches, 8,
             fixture.clock, scheduler(new ArrayList<>()), Runnable::run);
 
     @Test
@@ -87,6 +87,22 @@ class AnswerLaneTest {
         assertThat(acknowledged).hasValue(1);
         assertThat(dispatcher.stored(id)).isInstanceOf(Outcome.Failed.class);
         assertThat(told).containsExactly(id + ":failed");
+        // recorded alone, outside the lane's transaction: nothing could wake the run after a commit
+        assertThat(woken).containsExactly("run-1:failed at once");
+    }
+
+    @Test
+    void theRehearsalsAnswerWakesItsRunAtOnceInItsOwnTransaction() {
+        String id = sentByRun("run-1");
+
+        underTest.settleHere(DispatchFixture.DESK, answer(id, true, "{}"));
+
+        assertThat(woken).containsExactly("run-1:completed at once");
+    }
+
+    /** A wake as the lane asked for it: in its transaction, or at once whatever the run ({@code RunWake}). */
+    private static String wake(String runId, Outcome outcome, boolean atOnce) {
+        return runId + ":" + outcome.status() + (atOnce ? " at once" : "");
     }
 
     @Test
@@ -106,7 +122,7 @@ class AnswerLaneTest {
         AnswerLane underTest = new AnswerLane(new Invocations(JdbcClient.create(refusing), fixture.json,
                 dev.ringzero.SqlDialect.H2), fixture.awaited, fixture.movers, List.of((invocationId, runId, outcome) ->
                 told.add(invocationId + ":" + outcome.status())), List.of((invocationId, runId, outcome, atOnce) ->
-                woken.add(runId + ":" + outcome.status())), batches, 8, fixture.clock, scheduler(later), Runnable::run);
+                woken.add(wake(runId, outcome, atOnce))), batches, 8, fixture.clock, scheduler(later), Runnable::run);
         AtomicInteger acknowledged = new AtomicInteger();
         batches.failEveryItem = true; // the lane's transaction cannot begin either
 

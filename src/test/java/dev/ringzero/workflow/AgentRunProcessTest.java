@@ -109,11 +109,12 @@ class AgentRunProcessTest {
         return outcome;
     }
 
-    /** The answers' wakes as the answer lane has them (no transaction manager here: every wake at once). */
+    /** The answers' wakes, every one at once (the in-memory engine commits its own commands). */
     private RunAnswerWakeups wakeups() {
         return new RunAnswerWakeups((org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl)
                 processEngine().getProcessEngineConfiguration(), runs, new QueuedTurns(runtimeService()),
-                new dev.ringzero.agents.runs.DevicesFirst(dev.ringzero.agents.runs.EventBacklog.NONE), null,
+                new dev.ringzero.agents.runs.DevicesFirst(dev.ringzero.agents.runs.EventBacklog.NONE),
+                new org.springframework.transaction.support.TransactionTemplate(NO_TRANSACTIONS),
                 yieldingFor(java.time.Duration.ZERO));
     }
 
@@ -276,6 +277,49 @@ class AgentRunProcessTest {
         assertThat(run).isEnded().hasPassed("Task_RecordOutcome");
         verify(runs).settle(eq(RUN), org.mockito.ArgumentMatchers.argThat(answer ->
                 "inv-1".equals(answer.invocationId()) && "completed".equals(answer.status())));
+    }
+
+    @Test
+    void anAnswerRecordedAloneWakesItsRunWithTheActionsRowLockHeldInATransactionOfItsOwn() {
+        when(runs.next(RUN)).thenReturn(AgentRuns.Next.ACTION, AgentRuns.Next.DONE);
+        sends("inv-1");
+        ProcessInstance run = start(RunStatus.ADMITTED);
+        java.util.concurrent.atomic.AtomicInteger open = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.List<Integer> openAtTheLock = new java.util.ArrayList<>();
+        when(runs.waitFor(eq(RUN), any())).thenAnswer(call -> {
+            openAtTheLock.add(open.get());
+            return Optional.ofNullable(awaited.get(call.getArgument(1)));
+        });
+        org.springframework.transaction.PlatformTransactionManager counted =
+                new org.springframework.transaction.PlatformTransactionManager() {
+                    @Override
+                    public org.springframework.transaction.TransactionStatus getTransaction(
+                            org.springframework.transaction.TransactionDefinition definition) {
+                        open.incrementAndGet();
+                        return new org.springframework.transaction.support.SimpleTransactionStatus();
+                    }
+
+                    @Override
+                    public void commit(org.springframework.transaction.TransactionStatus status) {
+                        open.decrementAndGet();
+                    }
+
+                    @Override
+                    public void rollback(org.springframework.transaction.TransactionStatus status) {
+                        open.decrementAndGet();
+                    }
+                };
+
+        // the answer lane's batch failed: the answer is recorded alone, and its run woken with no
+        // transaction of the lane's around it
+        new RunAnswerWakeups((org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl)
+                processEngine().getProcessEngineConfiguration(), runs, new QueuedTurns(runtimeService()),
+                new HandedOver(), new org.springframework.transaction.support.TransactionTemplate(counted),
+                yieldingFor(java.time.Duration.ZERO)).answered("inv-1", RUN, new Outcome.Completed("inv-1", null), true);
+
+        assertThat(run).isEnded();
+        assertThat(openAtTheLock).as("a transaction was open when the action's row was locked").containsExactly(1);
+        assertThat(open).hasValue(0);
     }
 
     @Test

@@ -58,11 +58,12 @@ public class DevicesFirst {
     }
 
     /**
-     * Hands {@code work} over, to be done on one of the gate's own threads once the devices had
-     * their turn, {@code yield} from now at most (however much such work is queued before it).
-     * Work that is never done (more than {@value #QUEUED_AT_MOST} queued, the node stopping, the
-     * work failing) is logged and dropped: only work whose record a sweep watches may be handed
-     * over, so that the sweep does it later.
+     * Hands {@code work} over, to be done on one of the gate's own threads (one per slot) once the
+     * devices had their turn: it waits for the device events at most until {@code yield} from now,
+     * so work queued behind other work waits no longer for the backlog once that time has passed,
+     * only for a thread. Work that is never done (more than {@value #QUEUED_AT_MOST} queued, the
+     * node stopping, the work failing) is logged and dropped: only work whose record a sweep
+     * watches may be handed over, so that the sweep does it later.
      */
     public void later(Duration yield, Runnable work) {
         long until = System.nanoTime() + yield.toNanos();
@@ -99,8 +100,9 @@ public class DevicesFirst {
         }
     }
 
+    /** Work not started is dropped as the node stops (its sweep does it, on this node or another). */
     @jakarta.annotation.PreDestroy
     void stop() {
-        own.shutdown();
+        own.shutdownNow();
     }
 }
