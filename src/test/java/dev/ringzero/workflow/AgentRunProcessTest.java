@@ -24,6 +24,7 @@ import dev.ringzero.agents.runs.AgentRuns;
 import dev.ringzero.agents.runs.RunRequest;
 import dev.ringzero.agents.runs.RunStatus;
 import dev.ringzero.dispatch.Outcome;
+import dev.ringzero.support.CountedTransactions;
 import org.camunda.bpm.engine.runtime.ProcessInstance;
 import org.camunda.bpm.engine.test.Deployment;
 import org.camunda.bpm.engine.test.junit5.ProcessEngineExtension;
@@ -109,13 +110,22 @@ class AgentRunProcessTest {
         return outcome;
     }
 
-    /** The answers' wakes, every one at once (the in-memory engine commits its own commands). */
+    /** The answers' wakes, every one at once. */
     private RunAnswerWakeups wakeups() {
+        return wakeups(new dev.ringzero.agents.runs.DevicesFirst(dev.ringzero.agents.runs.EventBacklog.NONE),
+                new CountedTransactions(), java.time.Duration.ZERO);
+    }
+
+    /**
+     * The answers' wakes, a session's handed over to {@code devicesFirst} with {@code yield}, in
+     * {@code transactions} (none the in-memory engine sees: it commits its own commands).
+     */
+    private RunAnswerWakeups wakeups(dev.ringzero.agents.runs.DevicesFirst devicesFirst,
+            CountedTransactions transactions, java.time.Duration yield) {
         return new RunAnswerWakeups((org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl)
                 processEngine().getProcessEngineConfiguration(), runs, new QueuedTurns(runtimeService()),
-                new dev.ringzero.agents.runs.DevicesFirst(dev.ringzero.agents.runs.EventBacklog.NONE),
-                new org.springframework.transaction.support.TransactionTemplate(NO_TRANSACTIONS),
-                yieldingFor(java.time.Duration.ZERO));
+                devicesFirst, transactions.template(),
+                new dev.ringzero.agents.llm.LlmSettings(null, null, null, null, null, 0, 0, 0, yield));
     }
 
     private ExecutionWaits.Woken deadlinePassed(String invocationId) {
@@ -229,37 +239,6 @@ class AgentRunProcessTest {
         }
     }
 
-    /** The answers' wakes, a session's handed over to {@code devicesFirst} with a yield of 700 ms. */
-    private RunAnswerWakeups wakeupsHandingOverTo(HandedOver devicesFirst) {
-        return new RunAnswerWakeups((org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl)
-                processEngine().getProcessEngineConfiguration(), runs, new QueuedTurns(runtimeService()),
-                devicesFirst, new org.springframework.transaction.support.TransactionTemplate(NO_TRANSACTIONS),
-                yieldingFor(java.time.Duration.ofMillis(700)));
-    }
-
-    /** The llm settings, defaults but for how long a session's work yields to the device events. */
-    private static dev.ringzero.agents.llm.LlmSettings yieldingFor(java.time.Duration yield) {
-        return new dev.ringzero.agents.llm.LlmSettings(null, null, null, null, null, 0, 0, 0, yield);
-    }
-
-    /** A transaction manager with nothing to manage: the in-memory engine commits its own commands. */
-    private static final org.springframework.transaction.PlatformTransactionManager NO_TRANSACTIONS =
-            new org.springframework.transaction.PlatformTransactionManager() {
-                @Override
-                public org.springframework.transaction.TransactionStatus getTransaction(
-                        org.springframework.transaction.TransactionDefinition definition) {
-                    return new org.springframework.transaction.support.SimpleTransactionStatus();
-                }
-
-                @Override
-                public void commit(org.springframework.transaction.TransactionStatus status) {
-                }
-
-                @Override
-                public void rollback(org.springframework.transaction.TransactionStatus status) {
-                }
-            };
-
     @Test
     void aSessionsAnswerWakesItsRunAfterTheLanesCommitAndAfterTheDeviceEvents() {
         when(runs.next(RUN)).thenReturn(AgentRuns.Next.ACTION, AgentRuns.Next.DONE);
@@ -267,7 +246,7 @@ class AgentRunProcessTest {
         sends("inv-1");
         ProcessInstance run = start(RunStatus.ADMITTED);
         HandedOver devicesFirst = new HandedOver();
-        RunAnswerWakeups wakeups = wakeupsHandingOverTo(devicesFirst);
+        RunAnswerWakeups wakeups = wakeups(devicesFirst, new CountedTransactions(), java.time.Duration.ofMillis(700));
 
         answerInTheLane(wakeups, "inv-1", () -> assertThat(devicesFirst.work).as("nothing before the commit").isEmpty());
 
@@ -284,42 +263,21 @@ class AgentRunProcessTest {
         when(runs.next(RUN)).thenReturn(AgentRuns.Next.ACTION, AgentRuns.Next.DONE);
         sends("inv-1");
         ProcessInstance run = start(RunStatus.ADMITTED);
-        java.util.concurrent.atomic.AtomicInteger open = new java.util.concurrent.atomic.AtomicInteger();
+        CountedTransactions transactions = new CountedTransactions();
         java.util.List<Integer> openAtTheLock = new java.util.ArrayList<>();
         when(runs.waitFor(eq(RUN), any())).thenAnswer(call -> {
-            openAtTheLock.add(open.get());
+            openAtTheLock.add(transactions.open());
             return Optional.ofNullable(awaited.get(call.getArgument(1)));
         });
-        org.springframework.transaction.PlatformTransactionManager counted =
-                new org.springframework.transaction.PlatformTransactionManager() {
-                    @Override
-                    public org.springframework.transaction.TransactionStatus getTransaction(
-                            org.springframework.transaction.TransactionDefinition definition) {
-                        open.incrementAndGet();
-                        return new org.springframework.transaction.support.SimpleTransactionStatus();
-                    }
-
-                    @Override
-                    public void commit(org.springframework.transaction.TransactionStatus status) {
-                        open.decrementAndGet();
-                    }
-
-                    @Override
-                    public void rollback(org.springframework.transaction.TransactionStatus status) {
-                        open.decrementAndGet();
-                    }
-                };
 
         // the answer lane's batch failed: the answer is recorded alone, and its run woken with no
         // transaction of the lane's around it
-        new RunAnswerWakeups((org.camunda.bpm.engine.impl.cfg.ProcessEngineConfigurationImpl)
-                processEngine().getProcessEngineConfiguration(), runs, new QueuedTurns(runtimeService()),
-                new HandedOver(), new org.springframework.transaction.support.TransactionTemplate(counted),
-                yieldingFor(java.time.Duration.ZERO)).answered("inv-1", RUN, new Outcome.Completed("inv-1", null), true);
+        wakeups(new HandedOver(), transactions, java.time.Duration.ZERO)
+                .answered("inv-1", RUN, new Outcome.Completed("inv-1", null), true);
 
         assertThat(run).isEnded();
         assertThat(openAtTheLock).as("a transaction was open when the action's row was locked").containsExactly(1);
-        assertThat(open).hasValue(0);
+        assertThat(transactions.open()).isZero();
     }
 
     @Test
@@ -329,7 +287,7 @@ class AgentRunProcessTest {
         sends("inv-1");
         ProcessInstance run = start(RunStatus.ADMITTED);
         HandedOver devicesFirst = new HandedOver();
-        RunAnswerWakeups wakeups = wakeupsHandingOverTo(devicesFirst);
+        RunAnswerWakeups wakeups = wakeups(devicesFirst, new CountedTransactions(), java.time.Duration.ofMillis(700));
 
         sends("inv-2");
         // woken before the commit: the second command's wait now
