@@ -1,11 +1,16 @@
 package dev.ringzero.agents.llm;
 
 import java.net.ConnectException;
-import java.net.http.HttpClient;
-import java.net.http.HttpTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.core5.util.TimeValue;
+import org.apache.hc.core5.util.Timeout;
 import org.springframework.ai.openai.api.OpenAiApi;
 import org.springframework.ai.openai.api.OpenAiApi.ChatCompletion;
 import org.springframework.ai.openai.api.OpenAiApi.ChatCompletionMessage;
@@ -16,7 +21,7 @@ import org.springframework.ai.openai.api.OpenAiApi.FunctionTool;
 import org.springframework.ai.retry.NonTransientAiException;
 import org.springframework.ai.retry.TransientAiException;
 import org.springframework.http.ResponseEntity;
-import org.springframework.http.client.JdkClientHttpRequestFactory;
+import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientException;
@@ -29,7 +34,7 @@ import org.springframework.web.client.RestClientException;
  * and its merging of options by reflection cost a session more CPU than the HTTP exchange (issue
  * 18's profile: 58 % of a turn's model call).
  */
-final class OpenAiCompatibleModel implements Model {
+final class OpenAiCompatibleModel implements Model, AutoCloseable {
 
     /** Where a server reports no usage, about four characters make a token. */
     private static final int CHARS_PER_TOKEN = 4;
@@ -38,28 +43,52 @@ final class OpenAiCompatibleModel implements Model {
     private static final com.fasterxml.jackson.databind.ObjectMapper WIRE = new com.fasterxml.jackson.databind.ObjectMapper()
             .configure(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
+    private final CloseableHttpClient http;
     private final OpenAiApi api;
     private final String model;
     private final long replySeconds;
 
     OpenAiCompatibleModel(LlmSettings settings) {
-        // one pool for the client's own work and for writing request bodies: without an executor the
-        // request factory starts a new thread to write each turn's request (those threads took 7 %
-        // of the sessions' CPU samples, docs/benchmarks.md's twentieth series)
-        org.springframework.scheduling.concurrent.CustomizableThreadFactory threads =
-                new org.springframework.scheduling.concurrent.CustomizableThreadFactory("model-http-");
-        threads.setDaemon(true);
-        HttpClient http = HttpClient.newBuilder().connectTimeout(settings.connectTimeout())
-                .executor(java.util.concurrent.Executors.newCachedThreadPool(threads))
-                .followRedirects(HttpClient.Redirect.NEVER).build();
-        JdkClientHttpRequestFactory requests = new JdkClientHttpRequestFactory(http);
-        requests.setReadTimeout(settings.replyTimeout());
+        this.http = client(settings);
         // its default error handler names a refusal: TransientAiException (5xx), NonTransientAiException (4xx)
         this.api = OpenAiApi.builder().baseUrl(settings.baseUrl())
                 .apiKey(settings.apiKey().isEmpty() ? "none" : settings.apiKey())
-                .restClientBuilder(RestClient.builder().requestFactory(requests)).build();
+                .restClientBuilder(RestClient.builder().requestFactory(new HttpComponentsClientHttpRequestFactory(http)))
+                .build();
         this.model = settings.model();
         this.replySeconds = settings.replyTimeout().toSeconds();
+    }
+
+    /**
+     * A blocking exchange on the turn's own thread, over a pool of kept-alive connections: the
+     * turn's worker writes the request, waits for the reply and reads it, and no other thread takes
+     * part. The JDK's client, before, wrote each request on a pool thread of its own, read the reply
+     * on its selector thread and, on two cores, started a new thread per request to complete it
+     * (its default asynchronous executor): those threads took ~16 % of the sessions' CPU
+     * (docs/benchmarks.md, the twenty-third series). The pool holds a connection per turn in flight
+     * and per draft; a connection idle for a second is checked before it is used again, so a server
+     * that closed it costs no turn. Nothing is tried again (a turn is the session's to judge) and no
+     * redirect is followed.
+     */
+    private static CloseableHttpClient client(LlmSettings settings) {
+        int connections = 2 * settings.workers();
+        ConnectionConfig exchange = ConnectionConfig.custom()
+                .setConnectTimeout(Timeout.of(settings.connectTimeout()))
+                .setSocketTimeout(Timeout.of(settings.replyTimeout()))
+                .setValidateAfterInactivity(TimeValue.ofSeconds(1)).build();
+        return HttpClients.custom()
+                .setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create()
+                        .setMaxConnPerRoute(connections).setMaxConnTotal(connections)
+                        .setDefaultConnectionConfig(exchange).build())
+                .setDefaultRequestConfig(RequestConfig.custom()
+                        .setConnectionRequestTimeout(Timeout.of(settings.replyTimeout())).build())
+                .disableAutomaticRetries().disableRedirectHandling().build();
+    }
+
+    /** The node stops: its kept-alive connections are closed. */
+    @Override
+    public void close() throws java.io.IOException {
+        http.close();
     }
 
     @Override
@@ -188,8 +217,8 @@ final class OpenAiCompatibleModel implements Model {
 
     private static boolean timedOut(Throwable e) {
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause instanceof HttpTimeoutException || cause instanceof java.net.SocketTimeoutException) {
-                return true;
+            if (cause instanceof java.net.SocketTimeoutException) {
+                return true; // the reply's (a connection that times out is ConnectTimeoutException: unreachable)
             }
             if (cause instanceof ConnectException) {
                 return false;

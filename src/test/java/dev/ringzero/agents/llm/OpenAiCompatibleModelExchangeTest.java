@@ -1,0 +1,210 @@
+package dev.ringzero.agents.llm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The model client's exchange over real sockets, against a bare HTTP/1.1 server in the test that
+ * controls what a model server may do to a connection: a turn is asked and read on the turn's own
+ * thread over a kept-alive connection, a connection the server closed while it was idle costs no
+ * turn, and a server that is not there or answers too late fails the turn saying which.
+ */
+class OpenAiCompatibleModelExchangeTest {
+
+    private static final String COMPLETION = """
+            {"id":"x","object":"chat.completion","created":0,"model":"m","choices":[{"index":0,
+             "finish_reason":"stop","message":{"role":"assistant","content":"hello"}}],
+             "usage":{"prompt_tokens":7,"completion_tokens":3,"total_tokens":10}}""";
+
+    private final ModelCall call = new ModelCall(List.of(new Message.System("greet"), new Message.User("hi")),
+            List.of(), 64);
+
+    private BareServer server;
+    private OpenAiCompatibleModel model;
+
+    @AfterEach
+    void close() throws IOException {
+        if (model != null) {
+            model.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void turnsAreAskedOnTheTurnsOwnThreadOverOneKeptAliveConnection() {
+        server = new BareServer(false, Duration.ZERO);
+        model = modelAt(server.port(), Duration.ofSeconds(5));
+        model.ask(call); // the client's classes loaded, its first connection made
+        long startedBefore = ManagementFactory.getThreadMXBean().getTotalStartedThreadCount();
+
+        for (int turn = 0; turn < 20; turn++) {
+            assertThat(model.ask(call)).isEqualTo(new ModelReply.Answered("hello", List.of(), 7, 3));
+        }
+
+        // the JDK's client started a thread per request on two cores (its default asynchronous
+        // executor), besides its selector and its writers; this one starts none
+        long started = ManagementFactory.getThreadMXBean().getTotalStartedThreadCount() - startedBefore;
+        assertThat(started).as("threads started for 20 turns").isLessThan(5);
+        assertThat(server.connections()).isEqualTo(1);
+    }
+
+    @Test
+    void aConnectionTheServerClosedWhileIdleCostsNoTurn() throws InterruptedException {
+        server = new BareServer(true, Duration.ZERO); // closes each connection after its answer, unannounced
+        model = modelAt(server.port(), Duration.ofSeconds(5));
+
+        assertThat(model.ask(call)).isInstanceOf(ModelReply.Answered.class);
+        Thread.sleep(1_500); // idle longer than the pool trusts a connection without checking it
+        ModelReply second = model.ask(call);
+
+        assertThat(second).as("the second turn, on a new connection").isInstanceOf(ModelReply.Answered.class);
+        assertThat(server.connections()).isEqualTo(2);
+    }
+
+    @Test
+    void aModelServerThatIsNotThereIsUnreachable() throws IOException {
+        int port;
+        try (ServerSocket nothing = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = nothing.getLocalPort();
+        }
+        model = modelAt(port, Duration.ofSeconds(5));
+
+        ModelReply reply = model.ask(call);
+
+        assertThat(reply).isInstanceOf(ModelReply.Failed.class);
+        assertThat(((ModelReply.Failed) reply).code()).isEqualTo("model_unreachable");
+    }
+
+    @Test
+    void aReplyLaterThanTheReplyTimeoutEndsTheTurnTimedOut() {
+        server = new BareServer(false, Duration.ofMillis(2_500));
+        model = modelAt(server.port(), Duration.ofSeconds(1));
+
+        ModelReply reply = model.ask(call);
+
+        assertThat(reply).isEqualTo(new ModelReply.Failed("model_timeout", "the model did not answer within 1 s"));
+    }
+
+    private static OpenAiCompatibleModel modelAt(int port, Duration replyTimeout) {
+        return new OpenAiCompatibleModel(new LlmSettings("http://127.0.0.1:" + port, "m", null, Duration.ofSeconds(2),
+                replyTimeout, 0, 0, 4, null));
+    }
+
+    /** HTTP/1.1 on a loopback socket: every request answered with {@link #COMPLETION}. */
+    private static final class BareServer implements AutoCloseable {
+
+        private final ServerSocket socket;
+        private final boolean closeAfterAnswer;
+        private final Duration delay;
+        private final AtomicInteger connections = new AtomicInteger();
+
+        BareServer(boolean closeAfterAnswer, Duration delay) {
+            this.closeAfterAnswer = closeAfterAnswer;
+            this.delay = delay;
+            try {
+                this.socket = new ServerSocket(0, 16, InetAddress.getLoopbackAddress());
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+            Thread acceptor = new Thread(this::accept, "bare-model-server");
+            acceptor.setDaemon(true);
+            acceptor.start();
+        }
+
+        int port() {
+            return socket.getLocalPort();
+        }
+
+        int connections() {
+            return connections.get();
+        }
+
+        private void accept() {
+            while (!socket.isClosed()) {
+                try {
+                    Socket connection = socket.accept();
+                    connections.incrementAndGet();
+                    Thread serving = new Thread(() -> serve(connection), "bare-model-connection");
+                    serving.setDaemon(true);
+                    serving.start();
+                } catch (IOException e) {
+                    return; // closed
+                }
+            }
+        }
+
+        private void serve(Socket connection) {
+            try (connection) {
+                InputStream in = new BufferedInputStream(connection.getInputStream());
+                OutputStream out = connection.getOutputStream();
+                while (true) {
+                    int length = requestBodyLength(in);
+                    if (length < 0) {
+                        return; // the client closed the connection
+                    }
+                    in.readNBytes(length);
+                    Thread.sleep(delay.toMillis());
+                    byte[] body = COMPLETION.getBytes(StandardCharsets.UTF_8);
+                    out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + body.length
+                            + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                    out.write(body);
+                    out.flush();
+                    if (closeAfterAnswer) {
+                        return;
+                    }
+                }
+            } catch (IOException | InterruptedException e) {
+                // the client went away (a timed-out turn), or the test ended
+            }
+        }
+
+        /** Reads a request's head; its Content-Length, or -1 at the end of the stream. */
+        private static int requestBodyLength(InputStream in) throws IOException {
+            int length = 0;
+            String line;
+            boolean any = false;
+            while (!(line = line(in)).isEmpty()) {
+                any = true;
+                if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
+                    length = Integer.parseInt(line.substring("content-length:".length()).trim());
+                }
+            }
+            return any ? length : -1;
+        }
+
+        private static String line(InputStream in) throws IOException {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            int b;
+            while ((b = in.read()) != -1 && b != '\n') {
+                if (b != '\r') {
+                    bytes.write(b);
+                }
+            }
+            return bytes.toString(StandardCharsets.US_ASCII);
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+    }
+}
