@@ -14,7 +14,10 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param model          the model's name as that server knows it
  * @param apiKey         sent as a bearer token; many local servers want none
  * @param connectTimeout how long to wait for the server's connection
- * @param replyTimeout   how long one model turn may take; the turn's wait in the run ends then
+ * @param replyTimeout   how long one model turn may take: the turn's wait in the run ends then (its
+ *                       deadline, two seconds later), whatever the server does; the client gives
+ *                       up on a server silent this long (one that still sends holds its worker
+ *                       until it stops, but its turn has ended)
  * @param dailyTokensPerOwner tokens (in and out) all of one owner's runs may spend per UTC day
  * @param maxTokensPerTurn the ceiling of one reply's tokens (lower when the run's tokensPerRun is nearer)
  * @param workers        model turns in flight at once on this node (each holds one thread while it

@@ -4,8 +4,8 @@ import java.net.ConnectException;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.apache.hc.client5.http.config.ConnectionConfig;
-import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
@@ -36,6 +36,9 @@ import org.springframework.web.client.RestClientException;
  */
 final class OpenAiCompatibleModel implements Model, AutoCloseable {
 
+    /** A kept-alive connection unused this long is closed. */
+    private static final TimeValue IDLE = TimeValue.ofSeconds(30);
+
     /** Where a server reports no usage, about four characters make a token. */
     private static final int CHARS_PER_TOKEN = 4;
 
@@ -60,29 +63,28 @@ final class OpenAiCompatibleModel implements Model, AutoCloseable {
     }
 
     /**
-     * A blocking exchange on the turn's own thread, over a pool of kept-alive connections: the
-     * turn's worker writes the request, waits for the reply and reads it, and no other thread takes
-     * part. The JDK's client, before, wrote each request on a pool thread of its own, read the reply
-     * on its selector thread and, on two cores, started a new thread per request to complete it
-     * (its default asynchronous executor): those threads took ~16 % of the sessions' CPU
-     * (docs/benchmarks.md, the twenty-third series). The pool holds a connection per turn in flight
-     * and per draft; a connection idle for a second is checked before it is used again, so a server
-     * that closed it costs no turn. Nothing is tried again (a turn is the session's to judge) and no
-     * redirect is followed.
+     * A blocking exchange on the asking thread (a turn's worker, or a draft's request), over a pool
+     * of kept-alive connections: no other thread takes part. The JDK's client, before, wrote each
+     * request on a pool thread of its own, read the reply on its selector thread and, on two cores,
+     * started a new thread per request to complete it (its default asynchronous executor): ~1 ms
+     * more CPU per turn ({@code benchmarks/model-client.sh}, docs/benchmarks.md's twenty-third
+     * series). As with that client, the pool does not limit how many ask at once (the workers and
+     * the drafts do); a connection idle for a second is checked before it is used again, so a
+     * server that closed it costs no turn, and one idle for {@link #IDLE} is closed. Nothing is
+     * tried again (a turn is the session's to judge), no redirect is followed, no cookie is kept
+     * (one client serves every owner), and TLS is the JVM's ({@code javax.net.ssl.*}).
      */
     private static CloseableHttpClient client(LlmSettings settings) {
-        int connections = 2 * settings.workers();
         ConnectionConfig exchange = ConnectionConfig.custom()
                 .setConnectTimeout(Timeout.of(settings.connectTimeout()))
                 .setSocketTimeout(Timeout.of(settings.replyTimeout()))
                 .setValidateAfterInactivity(TimeValue.ofSeconds(1)).build();
         return HttpClients.custom()
-                .setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create()
-                        .setMaxConnPerRoute(connections).setMaxConnTotal(connections)
+                .setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create().useSystemProperties()
+                        .setMaxConnPerRoute(Integer.MAX_VALUE).setMaxConnTotal(Integer.MAX_VALUE)
                         .setDefaultConnectionConfig(exchange).build())
-                .setDefaultRequestConfig(RequestConfig.custom()
-                        .setConnectionRequestTimeout(Timeout.of(settings.replyTimeout())).build())
-                .disableAutomaticRetries().disableRedirectHandling().build();
+                .evictIdleConnections(IDLE)
+                .disableAutomaticRetries().disableRedirectHandling().disableCookieManagement().build();
     }
 
     /** The node stops: its kept-alive connections are closed. */
@@ -215,13 +217,17 @@ final class OpenAiCompatibleModel implements Model, AutoCloseable {
         return new FunctionTool(new FunctionTool.Function(tool.description(), tool.name(), tool.inputSchema()));
     }
 
-    private static boolean timedOut(Throwable e) {
+    /**
+     * Whether {@code e} says the server did not answer in time, rather than that it could not be
+     * reached: Apache's connect timeout is a SocketTimeoutException too, and so is checked first.
+     */
+    static boolean timedOut(Throwable e) {
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause instanceof java.net.SocketTimeoutException) {
-                return true; // the reply's (a connection that times out is ConnectTimeoutException: unreachable)
-            }
-            if (cause instanceof ConnectException) {
+            if (cause instanceof ConnectException || cause instanceof ConnectTimeoutException) {
                 return false;
+            }
+            if (cause instanceof java.net.SocketTimeoutException) {
+                return true; // a read: the reply's
             }
         }
         return false;

@@ -28,9 +28,10 @@ import org.junit.jupiter.api.Test;
  */
 class OpenAiCompatibleModelExchangeTest {
 
+    /** The server's answer to its n-th request: "hello n". */
     private static final String COMPLETION = """
             {"id":"x","object":"chat.completion","created":0,"model":"m","choices":[{"index":0,
-             "finish_reason":"stop","message":{"role":"assistant","content":"hello"}}],
+             "finish_reason":"stop","message":{"role":"assistant","content":"hello %d"}}],
              "usage":{"prompt_tokens":7,"completion_tokens":3,"total_tokens":10}}""";
 
     private final ModelCall call = new ModelCall(List.of(new Message.System("greet"), new Message.User("hi")),
@@ -53,11 +54,11 @@ class OpenAiCompatibleModelExchangeTest {
     void turnsAreAskedOnTheTurnsOwnThreadOverOneKeptAliveConnection() {
         server = new BareServer(false, Duration.ZERO);
         model = modelAt(server.port(), Duration.ofSeconds(5));
-        model.ask(call); // the client's classes loaded, its first connection made
+        assertThat(model.ask(call)).isEqualTo(new ModelReply.Answered("hello 1", List.of(), 7, 3)); // classes loaded
         long startedBefore = ManagementFactory.getThreadMXBean().getTotalStartedThreadCount();
 
-        for (int turn = 0; turn < 20; turn++) {
-            assertThat(model.ask(call)).isEqualTo(new ModelReply.Answered("hello", List.of(), 7, 3));
+        for (int turn = 2; turn <= 21; turn++) {
+            assertThat(model.ask(call)).isEqualTo(new ModelReply.Answered("hello " + turn, List.of(), 7, 3));
         }
 
         // the JDK's client started a thread per request on two cores (its default asynchronous
@@ -72,11 +73,12 @@ class OpenAiCompatibleModelExchangeTest {
         server = new BareServer(true, Duration.ZERO); // closes each connection after its answer, unannounced
         model = modelAt(server.port(), Duration.ofSeconds(5));
 
-        assertThat(model.ask(call)).isInstanceOf(ModelReply.Answered.class);
+        assertThat(model.ask(call)).isEqualTo(new ModelReply.Answered("hello 1", List.of(), 7, 3));
         Thread.sleep(1_500); // idle longer than the pool trusts a connection without checking it
         ModelReply second = model.ask(call);
 
-        assertThat(second).as("the second turn, on a new connection").isInstanceOf(ModelReply.Answered.class);
+        assertThat(second).as("the second turn, on a new connection")
+                .isEqualTo(new ModelReply.Answered("hello 2", List.of(), 7, 3));
         assertThat(server.connections()).isEqualTo(2);
     }
 
@@ -104,6 +106,18 @@ class OpenAiCompatibleModelExchangeTest {
         assertThat(reply).isEqualTo(new ModelReply.Failed("model_timeout", "the model did not answer within 1 s"));
     }
 
+    @Test
+    void aConnectionThatTimesOutIsUnreachableAndOnlyAReadThatDoesIsTimedOut() {
+        // Apache's connect timeout is a SocketTimeoutException too: the server was never reached
+        assertThat(OpenAiCompatibleModel.timedOut(new org.springframework.web.client.ResourceAccessException("I/O",
+                new org.apache.hc.client5.http.ConnectTimeoutException("Connect to http://10.255.255.1:80 failed"))))
+                .isFalse();
+        assertThat(OpenAiCompatibleModel.timedOut(new org.springframework.web.client.ResourceAccessException("I/O",
+                new java.net.SocketTimeoutException("Read timed out")))).isTrue();
+        assertThat(OpenAiCompatibleModel.timedOut(new org.springframework.web.client.ResourceAccessException("I/O",
+                new java.net.ConnectException("Connection refused")))).isFalse();
+    }
+
     private static OpenAiCompatibleModel modelAt(int port, Duration replyTimeout) {
         return new OpenAiCompatibleModel(new LlmSettings("http://127.0.0.1:" + port, "m", null, Duration.ofSeconds(2),
                 replyTimeout, 0, 0, 4, null));
@@ -116,6 +130,7 @@ class OpenAiCompatibleModelExchangeTest {
         private final boolean closeAfterAnswer;
         private final Duration delay;
         private final AtomicInteger connections = new AtomicInteger();
+        private final AtomicInteger requests = new AtomicInteger();
 
         BareServer(boolean closeAfterAnswer, Duration delay) {
             this.closeAfterAnswer = closeAfterAnswer;
@@ -156,14 +171,9 @@ class OpenAiCompatibleModelExchangeTest {
             try (connection) {
                 InputStream in = new BufferedInputStream(connection.getInputStream());
                 OutputStream out = connection.getOutputStream();
-                while (true) {
-                    int length = requestBodyLength(in);
-                    if (length < 0) {
-                        return; // the client closed the connection
-                    }
-                    in.readNBytes(length);
+                while (readRequest(in)) {
                     Thread.sleep(delay.toMillis());
-                    byte[] body = COMPLETION.getBytes(StandardCharsets.UTF_8);
+                    byte[] body = COMPLETION.formatted(requests.incrementAndGet()).getBytes(StandardCharsets.UTF_8);
                     out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + body.length
                             + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
                     out.write(body);
@@ -172,23 +182,42 @@ class OpenAiCompatibleModelExchangeTest {
                         return;
                     }
                 }
-            } catch (IOException | InterruptedException e) {
-                // the client went away (a timed-out turn), or the test ended
+            } catch (IOException | InterruptedException | NumberFormatException e) {
+                // the client went away (a timed-out turn, mid-request), or the test ended
             }
         }
 
-        /** Reads a request's head; its Content-Length, or -1 at the end of the stream. */
-        private static int requestBodyLength(InputStream in) throws IOException {
+        /** Reads one request, its body by Content-Length or in chunks; false at the end of the stream. */
+        private static boolean readRequest(InputStream in) throws IOException {
             int length = 0;
-            String line;
+            boolean chunked = false;
             boolean any = false;
+            String line;
             while (!(line = line(in)).isEmpty()) {
                 any = true;
-                if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
-                    length = Integer.parseInt(line.substring("content-length:".length()).trim());
+                String header = line.toLowerCase(Locale.ROOT);
+                if (header.startsWith("content-length:")) {
+                    length = Integer.parseInt(header.substring("content-length:".length()).trim());
+                } else if (header.startsWith("transfer-encoding:") && header.contains("chunked")) {
+                    chunked = true;
                 }
             }
-            return any ? length : -1;
+            if (!any) {
+                return false; // the client closed the connection
+            }
+            if (!chunked) {
+                in.readNBytes(length);
+                return true;
+            }
+            int size;
+            while ((size = Integer.parseInt(line(in).split(";")[0].trim(), 16)) > 0) {
+                in.readNBytes(size);
+                line(in); // the chunk's CRLF
+            }
+            while (!line(in).isEmpty()) {
+                // trailers, up to the blank line that ends the request
+            }
+            return true;
         }
 
         private static String line(InputStream in) throws IOException {
