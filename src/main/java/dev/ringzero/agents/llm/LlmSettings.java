@@ -14,10 +14,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param model          the model's name as that server knows it
  * @param apiKey         sent as a bearer token; many local servers want none
  * @param connectTimeout how long to wait for the server's connection
- * @param replyTimeout   how long one model turn may take: the turn's wait in the run ends then (its
- *                       deadline, two seconds later), whatever the server does; the client gives
- *                       up on a server silent this long (one that still sends holds its worker
- *                       until it stops, but its turn has ended)
+ * @param replyTimeout   how long one model turn may take: the client cuts the exchange then, whether
+ *                       the server is silent or still sending, and the turn's wait in the run ends
+ *                       two seconds later at the latest
  * @param dailyTokensPerOwner tokens (in and out) all of one owner's runs may spend per UTC day
  * @param maxTokensPerTurn the ceiling of one reply's tokens (lower when the run's tokensPerRun is nearer)
  * @param workers        model turns in flight at once on this node (each holds one thread while it

@@ -3,12 +3,16 @@ package dev.ringzero.agents.llm;
 import java.net.ConnectException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.core5.concurrent.Cancellable;
 import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
 import org.springframework.ai.openai.api.OpenAiApi;
@@ -46,13 +50,17 @@ final class OpenAiCompatibleModel implements Model, AutoCloseable {
     private static final com.fasterxml.jackson.databind.ObjectMapper WIRE = new com.fasterxml.jackson.databind.ObjectMapper()
             .configure(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
+    /** Cuts an exchange still going at the reply timeout: one thread for the node, asleep between. */
+    private final ScheduledThreadPoolExecutor deadlines = deadlines();
+    /** The asking thread's armed cut, from the exchange's start to the end of ask. */
+    private final ThreadLocal<ScheduledFuture<Boolean>> cut = new ThreadLocal<>();
     private final CloseableHttpClient http;
     private final OpenAiApi api;
     private final String model;
     private final long replySeconds;
 
     OpenAiCompatibleModel(LlmSettings settings) {
-        this.http = client(settings);
+        this.http = client(settings, deadlines, cut);
         // its default error handler names a refusal: TransientAiException (5xx), NonTransientAiException (4xx)
         this.api = OpenAiApi.builder().baseUrl(settings.baseUrl())
                 .apiKey(settings.apiKey().isEmpty() ? "none" : settings.apiKey())
@@ -72,9 +80,14 @@ final class OpenAiCompatibleModel implements Model, AutoCloseable {
      * the drafts do); a connection idle for a second is checked before it is used again, so a
      * server that closed it costs no turn, and one idle for {@link #IDLE} is closed. Nothing is
      * tried again (a turn is the session's to judge), no redirect is followed, no cookie is kept
-     * (one client serves every owner), and TLS is the JVM's ({@code javax.net.ssl.*}).
+     * (one client serves every owner), and TLS is the JVM's ({@code javax.net.ssl.*}). The reply
+     * timeout is the socket's, for a silent server, and the whole exchange's: a server still
+     * sending when it passes has its exchange cut (its connection closed), as the JDK client's
+     * deadline did.
      */
-    private static CloseableHttpClient client(LlmSettings settings) {
+    private static CloseableHttpClient client(LlmSettings settings, ScheduledThreadPoolExecutor deadlines,
+            ThreadLocal<ScheduledFuture<Boolean>> cut) {
+        long replyMillis = settings.replyTimeout().toMillis();
         ConnectionConfig exchange = ConnectionConfig.custom()
                 .setConnectTimeout(Timeout.of(settings.connectTimeout()))
                 .setSocketTimeout(Timeout.of(settings.replyTimeout()))
@@ -84,13 +97,31 @@ final class OpenAiCompatibleModel implements Model, AutoCloseable {
                         .setMaxConnPerRoute(Integer.MAX_VALUE).setMaxConnTotal(Integer.MAX_VALUE)
                         .setDefaultConnectionConfig(exchange).build())
                 .evictIdleConnections(IDLE)
+                // the socket timeout bounds silence only: a server that keeps sending is cut here
+                .addExecInterceptorFirst("reply-deadline", (request, scope, chain) -> {
+                    if (scope.originalRequest instanceof Cancellable asked) {
+                        cut.set(deadlines.schedule(asked::cancel, replyMillis, TimeUnit.MILLISECONDS));
+                    }
+                    return chain.proceed(request, scope);
+                })
                 .disableAutomaticRetries().disableRedirectHandling().disableCookieManagement().build();
     }
 
     /** The node stops: its kept-alive connections are closed. */
     @Override
     public void close() throws java.io.IOException {
+        deadlines.shutdownNow();
         http.close();
+    }
+
+    private static ScheduledThreadPoolExecutor deadlines() {
+        ScheduledThreadPoolExecutor deadlines = new ScheduledThreadPoolExecutor(1, work -> {
+            Thread thread = new Thread(work, "model-deadline");
+            thread.setDaemon(true);
+            return thread;
+        });
+        deadlines.setRemoveOnCancelPolicy(true); // an exchange that ended leaves nothing queued
+        return deadlines;
     }
 
     @Override
@@ -99,18 +130,38 @@ final class OpenAiCompatibleModel implements Model, AutoCloseable {
         try {
             ResponseEntity<ChatCompletion> response = api.chatCompletionEntity(request(call));
             completion = response == null ? null : response.getBody();
-        } catch (ResourceAccessException e) {
-            return timedOut(e) ? new ModelReply.Failed("model_timeout", "the model did not answer within "
-                    + replySeconds + " s")
-                    : new ModelReply.Failed("model_unreachable", "the model server cannot be reached: " + rootMessage(e));
-        } catch (NonTransientAiException | TransientAiException e) {
+        } catch (RuntimeException e) {
+            return failed(e);
+        } finally {
+            ScheduledFuture<Boolean> armed = cut.get();
+            if (armed != null) {
+                armed.cancel(false);
+                cut.remove();
+            }
+        }
+        return reply(call, completion);
+    }
+
+    /** Why an exchange failed, as a turn's reason; in the asking thread, before its cut is disarmed. */
+    private ModelReply.Failed failed(RuntimeException e) {
+        ScheduledFuture<Boolean> armed = cut.get();
+        boolean cutAtTheDeadline = armed != null && armed.isDone() && !armed.isCancelled();
+        if (cutAtTheDeadline || e instanceof ResourceAccessException && timedOut(e)) {
+            return new ModelReply.Failed("model_timeout", "the model did not answer within " + replySeconds + " s");
+        }
+        if (e instanceof ResourceAccessException) {
+            return new ModelReply.Failed("model_unreachable", "the model server cannot be reached: " + rootMessage(e));
+        }
+        if (e instanceof NonTransientAiException || e instanceof TransientAiException) {
             return new ModelReply.Failed("model_error", "the model server refused the turn: " + shorten(e.getMessage()));
-        } catch (RestClientException | IllegalStateException | IllegalArgumentException | NullPointerException e) {
+        }
+        if (e instanceof RestClientException || e instanceof IllegalStateException
+                || e instanceof IllegalArgumentException || e instanceof NullPointerException) {
             // an answer that is not a chat completion (HTML, truncated JSON, ...)
             return new ModelReply.Failed("model_garbage", "the model server's answer is not a chat completion: "
                     + shorten(rootMessage(e)));
         }
-        return reply(call, completion);
+        throw e;
     }
 
     @Override

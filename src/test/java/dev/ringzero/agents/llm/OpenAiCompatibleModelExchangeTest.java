@@ -1,6 +1,7 @@
 package dev.ringzero.agents.llm;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
@@ -24,7 +25,8 @@ import org.junit.jupiter.api.Test;
  * The model client's exchange over real sockets, against a bare HTTP/1.1 server in the test that
  * controls what a model server may do to a connection: a turn is asked and read on the turn's own
  * thread over a kept-alive connection, a connection the server closed while it was idle costs no
- * turn, and a server that is not there or answers too late fails the turn saying which.
+ * turn, a server that keeps sending past the reply timeout is cut there, and a server that is not
+ * there or answers too late fails the turn saying which.
  */
 class OpenAiCompatibleModelExchangeTest {
 
@@ -52,7 +54,7 @@ class OpenAiCompatibleModelExchangeTest {
 
     @Test
     void turnsAreAskedOnTheTurnsOwnThreadOverOneKeptAliveConnection() {
-        server = new BareServer(false, Duration.ZERO);
+        server = new BareServer(false, Duration.ZERO, Duration.ZERO);
         model = modelAt(server.port(), Duration.ofSeconds(5));
         assertThat(model.ask(call)).isEqualTo(new ModelReply.Answered("hello 1", List.of(), 7, 3)); // classes loaded
         long startedBefore = ManagementFactory.getThreadMXBean().getTotalStartedThreadCount();
@@ -70,7 +72,7 @@ class OpenAiCompatibleModelExchangeTest {
 
     @Test
     void aConnectionTheServerClosedWhileIdleCostsNoTurn() throws InterruptedException {
-        server = new BareServer(true, Duration.ZERO); // closes each connection after its answer, unannounced
+        server = new BareServer(true, Duration.ZERO, Duration.ZERO); // closes each connection after its answer, unannounced
         model = modelAt(server.port(), Duration.ofSeconds(5));
 
         assertThat(model.ask(call)).isEqualTo(new ModelReply.Answered("hello 1", List.of(), 7, 3));
@@ -98,12 +100,25 @@ class OpenAiCompatibleModelExchangeTest {
 
     @Test
     void aReplyLaterThanTheReplyTimeoutEndsTheTurnTimedOut() {
-        server = new BareServer(false, Duration.ofMillis(2_500));
+        server = new BareServer(false, Duration.ofMillis(2_500), Duration.ZERO);
         model = modelAt(server.port(), Duration.ofSeconds(1));
 
         ModelReply reply = model.ask(call);
 
         assertThat(reply).isEqualTo(new ModelReply.Failed("model_timeout", "the model did not answer within 1 s"));
+    }
+
+    @Test
+    void aServerThatKeepsSendingIsCutAtTheReplyTimeout() {
+        // the socket timeout bounds silence only: a byte every 200 ms would take a minute here
+        server = new BareServer(false, Duration.ZERO, Duration.ofMillis(200));
+        model = modelAt(server.port(), Duration.ofSeconds(1));
+        long started = System.nanoTime();
+
+        ModelReply reply = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> model.ask(call));
+
+        assertThat(reply).isEqualTo(new ModelReply.Failed("model_timeout", "the model did not answer within 1 s"));
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(3));
     }
 
     @Test
@@ -129,12 +144,15 @@ class OpenAiCompatibleModelExchangeTest {
         private final ServerSocket socket;
         private final boolean closeAfterAnswer;
         private final Duration delay;
+        /** Zero: the body at once; else a byte of it at a time, this far apart. */
+        private final Duration trickle;
         private final AtomicInteger connections = new AtomicInteger();
         private final AtomicInteger requests = new AtomicInteger();
 
-        BareServer(boolean closeAfterAnswer, Duration delay) {
+        BareServer(boolean closeAfterAnswer, Duration delay, Duration trickle) {
             this.closeAfterAnswer = closeAfterAnswer;
             this.delay = delay;
+            this.trickle = trickle;
             try {
                 this.socket = new ServerSocket(0, 16, InetAddress.getLoopbackAddress());
             } catch (IOException e) {
@@ -176,7 +194,15 @@ class OpenAiCompatibleModelExchangeTest {
                     byte[] body = COMPLETION.formatted(requests.incrementAndGet()).getBytes(StandardCharsets.UTF_8);
                     out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + body.length
                             + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-                    out.write(body);
+                    if (trickle.isZero()) {
+                        out.write(body);
+                    } else {
+                        for (byte b : body) {
+                            out.write(b);
+                            out.flush();
+                            Thread.sleep(trickle.toMillis());
+                        }
+                    }
                     out.flush();
                     if (closeAfterAnswer) {
                         return;
