@@ -145,7 +145,8 @@ final class OpenAiCompatibleModel implements Model, AutoCloseable {
     /** Why an exchange failed, as a turn's reason; in the asking thread, before its cut is disarmed. */
     private ModelReply.Failed failed(RuntimeException e) {
         ScheduledFuture<Boolean> armed = cut.get();
-        boolean cutAtTheDeadline = armed != null && armed.isDone() && !armed.isCancelled();
+        // due, not done: the cut may be closing the socket at the moment the read fails with it
+        boolean cutAtTheDeadline = armed != null && armed.getDelay(TimeUnit.NANOSECONDS) <= 0;
         if (cutAtTheDeadline || e instanceof ResourceAccessException && timedOut(e)) {
             return new ModelReply.Failed("model_timeout", "the model did not answer within " + replySeconds + " s");
         }
