@@ -1,13 +1,11 @@
 package dev.ringzero.agents.llm;
 
-import java.net.ConnectException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
-import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
@@ -145,9 +143,12 @@ final class OpenAiCompatibleModel implements Model, AutoCloseable {
     /** Why an exchange failed, as a turn's reason; in the asking thread, before its cut is disarmed. */
     private ModelReply.Failed failed(RuntimeException e) {
         ScheduledFuture<Boolean> armed = cut.get();
-        // due, not done: the cut may be closing the socket at the moment the read fails with it
+        // Due, not done: the cut may be closing the socket at the moment the read fails with it.
+        // The deadline is armed before the connection is made, so a read's socket timeout (the
+        // reply timeout again, counted from later) never falls due before it; a failure before it
+        // (refused, reset, the connect timeout) means the server could not be reached.
         boolean cutAtTheDeadline = armed != null && armed.getDelay(TimeUnit.NANOSECONDS) <= 0;
-        if (cutAtTheDeadline || e instanceof ResourceAccessException && timedOut(e)) {
+        if (cutAtTheDeadline) {
             return new ModelReply.Failed("model_timeout", "the model did not answer within " + replySeconds + " s");
         }
         if (e instanceof ResourceAccessException) {
@@ -267,22 +268,6 @@ final class OpenAiCompatibleModel implements Model, AutoCloseable {
     /** A tool the model may ask for; RingZero runs it itself, after the kernel's verdict. */
     private static FunctionTool definition(ToolSpec tool) {
         return new FunctionTool(new FunctionTool.Function(tool.description(), tool.name(), tool.inputSchema()));
-    }
-
-    /**
-     * Whether {@code e} says the server did not answer in time, rather than that it could not be
-     * reached: Apache's connect timeout is a SocketTimeoutException too, and so is checked first.
-     */
-    static boolean timedOut(Throwable e) {
-        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause instanceof ConnectException || cause instanceof ConnectTimeoutException) {
-                return false;
-            }
-            if (cause instanceof java.net.SocketTimeoutException) {
-                return true; // a read: the reply's
-            }
-        }
-        return false;
     }
 
     /** The message of what caused {@code e} in the end (its class's name if it has none). */
