@@ -7,7 +7,7 @@
 #                     [--http-port 18860] [--mqtt-port 18861] [--db ringzero_bench]
 #                     [--pg own|shared] [--pg-port 18862]
 #                     [--llm-sessions 50] [--model-latency-ms 2000] [--model-port 18863] [--llm-cost-seconds 30]
-#                     [--platform-jar JAR] [--nodes 1] [--cluster]
+#                     [--platform-jar JAR] [--nodes 1] [--cluster] [--harness-jvm-opts "-XX:+UseZGC -Xss512k"]
 #
 # Builds the firmware stubs, the platform (into /tmp/bench-platform-target, never ./target) and the
 # harness; starts RingZero's own Mosquitto (mqtt-broker/start.sh) on --mqtt-port with fresh state; a
@@ -33,6 +33,11 @@ root=$(cd "$here/.." && pwd)
 gadgets=200 agents=200 rate=100 seconds=60 warmup=30
 http_port=18860 mqtt_port=18861 db=ringzero_bench pg=own pg_port=18862
 jfr=false skip_build=false jvm_opts="-Xmx512m" label=""
+# The harness times every event where the gadget receives its command, so a pause of its own JVM is
+# counted as the platform's latency: its G1 young pauses took 110-120 ms on a busy two-core machine
+# (24th series), one or two in a measured minute beside llm sessions. ZGC's pauses are under a
+# millisecond; its concurrent work costs the harness some CPU instead.
+harness_jvm_opts="-XX:+UseZGC -Xss512k"
 llm_sessions=0 model_port=18863 platform_jar="" nodes=1 cluster=false
 build_dir=${RINGZERO_BENCH_BUILD_DIR:-/tmp/bench-platform-target}
 pass=()
@@ -52,6 +57,7 @@ while [ $# -gt 0 ]; do
     --jfr) jfr=true; shift ;;
     --skip-build) skip_build=true; shift ;;
     --platform-jvm-opts) jvm_opts=$2; shift 2 ;;
+    --harness-jvm-opts) harness_jvm_opts=$2; shift 2 ;;
     --platform-jar) platform_jar=$2; shift 2 ;;
     --nodes) nodes=$2; shift 2 ;;
     --cluster) cluster=true; shift ;;
@@ -230,14 +236,15 @@ postgres_pid=()
 [ "$pg" = own ] && postgres_pid=(--postgres-pid "$(head -n 1 "$pg_data/postmaster.pid")")
 
 status=0
-java -Xss512k -cp "$cp" dev.ringzero.bench.LoadBench \
+# shellcheck disable=SC2086
+java $harness_jvm_opts -cp "$cp" dev.ringzero.bench.LoadBench \
   --http "$http_urls" --admin-password "$admin_password" --mqtt-service-password "$service_password" \
   --jdbc "jdbc:postgresql://127.0.0.1:$pg_port/$db" --db-user postgres \
   --platform-pid "$platform_pid_list" --mosquitto-pid "$mosquitto_pid" --clk-tck "$(getconf CLK_TCK)" \
   "${postgres_pid[@]}" \
   --gadgets "$gadgets" --agents "$agents" --rate "$rate" --seconds "$seconds" --warmup "$warmup" \
   --label "$label" --out "$results/$label.json" \
-  --platform-jvm-opts "$jvm_opts" --history-level "${history_level:-?}" "${pass[@]}" || status=$?
+  --platform-jvm-opts "$jvm_opts" --harness-jvm-opts "$harness_jvm_opts" --history-level "${history_level:-?}" "${pass[@]}" || status=$?
 
 # stop the platform and the broker before summarizing (an overloaded platform keeps working off its backlog)
 cleanup

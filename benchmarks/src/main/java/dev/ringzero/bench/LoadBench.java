@@ -136,6 +136,7 @@ public final class LoadBench {
         config.put("drain_s", drain);
         config.put("floor_seconds", floorSeconds);
         config.put("platform_jvm_opts", args.text("platform-jvm-opts", ""));
+        config.put("harness_jvm_opts", args.text("harness-jvm-opts", ""));
         config.put("history_level", args.text("history-level", ""));
         config.put("note", args.text("note", ""));
         int llmSessions = args.integer("llm-sessions", 0);
