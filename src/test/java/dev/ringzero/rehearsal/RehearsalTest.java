@@ -88,7 +88,7 @@ class RehearsalTest extends PlatformTest {
 
         for (String table : List.of("rz_account where id", "rz_gadget where id", "rz_agent where owner_id",
                 "rz_run where owner_id", "rz_event where gadget_id", "rz_invocation where gadget_id",
-                "rz_llm_turn where owner_id")) {
+                "rz_llm_turn where owner_id", "rz_llm_owner_day where owner_id")) {
             assertThat(jdbc.sql("select count(*) from " + table + " like 'rehearsal-%'").query(Integer.class).single())
                     .as(table).isZero();
         }

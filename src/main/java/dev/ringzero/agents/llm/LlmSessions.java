@@ -3,7 +3,6 @@ package dev.ringzero.agents.llm;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 
@@ -92,8 +91,7 @@ public class LlmSessions implements ModelSessions {
             return Optional.of(Budget.TOKENS_PER_RUN + ": no tokens left for another turn (" + tokens + " of "
                     + spec.budget().tokensPerRun() + ")");
         }
-        Instant midnight = clock.instant().atZone(ZoneOffset.UTC).toLocalDate().atStartOfDay(ZoneOffset.UTC).toInstant();
-        long today = store.ownerTokensSince(run.ownerId(), midnight);
+        long today = store.ownerTokensOn(run.ownerId(), clock.instant());
         if (today >= settings.dailyTokensPerOwner()) {
             return Optional.of("owner_daily_tokens: the owner's runs used " + today + " tokens today (UTC) of "
                     + settings.dailyTokensPerOwner());

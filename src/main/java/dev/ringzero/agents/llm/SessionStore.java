@@ -92,18 +92,21 @@ class SessionStore {
      * (deciding whether the run wants a turn and asking it read both twice, each time anew).
      */
     private final dev.ringzero.TransactionReads reads;
+    /** What each owner's turns spent per day: every reply recorded here is added to it. */
+    private final OwnerTokens ownerTokens;
 
     /** This node's name: a turn is played by the node that asked it, and resumed by it or for a dead one. */
     private final String node;
     /** How long a node of a cluster counts as alive after its last renewal ({@code rz_cluster_node}). */
     private final java.time.Duration liveFor;
 
-    SessionStore(JdbcClient jdbc, dev.ringzero.TransactionReads reads,
+    SessionStore(JdbcClient jdbc, dev.ringzero.TransactionReads reads, OwnerTokens ownerTokens,
             @org.springframework.beans.factory.annotation.Value("${ringzero.mqtt.node-id:1}") String node,
             @org.springframework.beans.factory.annotation.Value("${ringzero.cluster.lease-ttl:PT6S}")
             java.time.Duration liveFor) {
         this.jdbc = jdbc;
         this.reads = reads;
+        this.ownerTokens = ownerTokens;
         this.node = node;
         this.liveFor = liveFor;
     }
@@ -237,9 +240,10 @@ class SessionStore {
                         + "latency_ms = ?, reply_text = ? where run_id = ? and turn = ? and status = 'asked'")
                 .params(ts(at), reply.tokensIn(), reply.tokensOut(), latencyMs, reply.text(), runId, turn).update();
         if (moved == 0) {
-            spent(runId, turn, reply.tokensIn(), reply.tokensOut());
+            spent(runId, turn, reply.tokensIn(), reply.tokensOut(), at);
             return false;
         }
+        ownerTokens.charge(runId, turn, reply.tokensIn() + reply.tokensOut(), at);
         Instant replied = stored(at);
         changeTurn(runId, turn, t -> t.replied(replied, reply.tokensIn(), reply.tokensOut(), latencyMs, reply.text()));
         List<Call> added = new java.util.ArrayList<>();
@@ -258,10 +262,11 @@ class SessionStore {
     }
 
     /** Tokens of a reply that came too late to count as the turn's answer. */
-    void spent(String runId, int turn, int tokensIn, int tokensOut) {
+    void spent(String runId, int turn, int tokensIn, int tokensOut, Instant at) {
         wroteTurns(runId);
         jdbc.sql("update rz_llm_turn set tokens_in = ?, tokens_out = ? where run_id = ? and turn = ?")
                 .params(tokensIn, tokensOut, runId, turn).update();
+        ownerTokens.charge(runId, turn, tokensIn + tokensOut, at);
     }
 
     /** Ends a turn that has no usable reply; false if it was ready or failed already. */
@@ -313,11 +318,9 @@ class SessionStore {
         return moved;
     }
 
-    /** Tokens all of an owner's turns asked since {@code since}. */
-    long ownerTokensSince(String ownerId, Instant since) {
-        return jdbc.sql("select coalesce(sum(tokens_in + tokens_out), 0) from rz_llm_turn where owner_id = ? "
-                        + "and asked_at >= ?")
-                .params(ownerId, ts(since)).query(Long.class).single();
+    /** Tokens all of an owner's turns spent on the UTC day of {@code at} (replies recorded that day). */
+    long ownerTokensOn(String ownerId, Instant at) {
+        return ownerTokens.spentOn(ownerId, at);
     }
 
     /**

@@ -248,6 +248,29 @@ class LlmAgentTest extends OwnerWithDeskBotTest {
     }
 
     @Test
+    void theOwnersDailyTokensAreCountedPerReplyAndEndASessionBeforeItsNextTurn() {
+        model.then(Reply.answer("Good morning.", 300, 40)).then(Reply.answer("Good morning again.", 300, 40));
+        String agentId = llmAgent("{\"commands\":[\"speaker.say\"]}", "{\"maxRunSeconds\":20}");
+        assertThat(ended(Agents.runNow(alice, agentId)).path("status").asText()).isEqualTo("succeeded");
+        assertThat(ended(Agents.runNow(alice, agentId)).path("status").asText()).isEqualTo("succeeded");
+        // every reply added to the owner's day, once
+        assertThat(tokensSpent(alice.accountId())).isEqualTo(680);
+
+        // the day's budget (ringzero.llm.daily-tokens-per-owner, 200,000) spent by other sessions
+        jdbc.sql("update rz_llm_owner_day set tokens = 200000 where owner_id = ?").param(alice.accountId()).update();
+        JsonNode run = ended(Agents.runNow(alice, agentId));
+
+        assertThat(run.path("status").asText()).isEqualTo("failed");
+        assertThat(run.path("reason").asText()).startsWith("owner_daily_tokens").contains("200000 tokens today");
+        assertThat(model.requests()).hasSize(2);
+    }
+
+    private long tokensSpent(String ownerId) {
+        return jdbc.sql("select coalesce(sum(tokens), 0) from rz_llm_owner_day where owner_id = ?").param(ownerId)
+                .query(Long.class).single();
+    }
+
+    @Test
     void aPromptInjectedEventGetsNothingOutsideTheAllowlist() {
         // the model is fooled by the event's text; ring 0 is not
         model.then(Reply.toolCalls("chassis__drive", "{\"left\":100,\"right\":100,\"duration_ms\":1000}"))
