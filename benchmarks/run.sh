@@ -34,7 +34,7 @@ gadgets=200 agents=200 rate=100 seconds=60 warmup=30
 http_port=18860 mqtt_port=18861 db=ringzero_bench pg=own pg_port=18862
 jfr=false skip_build=false jvm_opts="-Xmx512m" label=""
 # The harness times every event where the gadget receives its command, so a pause of its own JVM is
-# counted as the platform's latency: its G1 young pauses took 110-120 ms on a busy two-core machine
+# counted as the platform's latency: its G1 young pauses took 66-135 ms on a busy two-core machine
 # (24th series), one or two in a measured minute beside llm sessions. ZGC's pauses are under a
 # millisecond; its concurrent work costs the harness some CPU instead.
 harness_jvm_opts="-XX:+UseZGC -Xss512k"
