@@ -144,7 +144,9 @@ mosquitto_pid=$(cat "$state/mosquitto.pid")
 if [ "$pg" = own ]; then
   # A server of the benchmark's own, as RingZero's database should be run: the engine's runtime tables
   # (executions, jobs, subscriptions) are queues, a row inserted and deleted per run, so they need
-  # autovacuum, and often (a 10 s naptime), or every lookup wades through dead rows. A machine's
+  # autovacuum, or every lookup wades through dead rows. At PostgreSQL's default naptime: every round
+  # makes every connection re-plan the statements on the tables it vacuumed or analysed, and at 10 s
+  # (until the 25th series) those bursts stalled a busy node for a second or more. A machine's
   # server may be set up otherwise (this project's CI machine turns autovacuum off).
   # Debian keeps the server's programs out of PATH; elsewhere initdb is on it
   pg_bin=$( (ls -d /usr/lib/postgresql/*/bin 2>/dev/null || true) | sort -V | tail -n 1)
@@ -161,7 +163,7 @@ listen_addresses = '127.0.0.1'
 port = $pg_port
 unix_socket_directories = '$pg_data'
 autovacuum = on
-autovacuum_naptime = 10s
+autovacuum_naptime = 1min
 # statements per event (the harness reads pg_stat_statements' calls; a few per cent of the server's CPU)
 shared_preload_libraries = 'pg_stat_statements'
 pg_stat_statements.track = top

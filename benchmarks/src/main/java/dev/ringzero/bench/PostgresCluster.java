@@ -91,13 +91,14 @@ final class PostgresCluster implements AutoCloseable {
         run(List.of(bin.resolve("initdb").toString(), "-D", data.toString(), "-U", "postgres", "-A", "trust",
                 "-E", "UTF8", "--no-sync"), Duration.ofMinutes(2));
         // the same settings as benchmarks/run.sh --pg own: the engine's runtime tables are queues
-        // (a row inserted and deleted per run) and need autovacuum, and often
+        // (a row inserted and deleted per run) and need autovacuum; at PostgreSQL's default naptime,
+        // since every round makes every connection re-plan what it vacuumed (docs/benchmarks.md)
         Files.writeString(data.resolve("postgresql.conf"), String.join("\n",
                 "listen_addresses = '127.0.0.1'",
                 "port = " + port,
                 "unix_socket_directories = '" + data + "'",
                 "autovacuum = on",
-                "autovacuum_naptime = 10s",
+                "autovacuum_naptime = 1min",
                 ""), java.nio.file.StandardOpenOption.APPEND);
     }
 
