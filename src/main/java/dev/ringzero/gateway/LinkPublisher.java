@@ -12,9 +12,11 @@ import org.springframework.messaging.MessageHandler;
 public class LinkPublisher {
 
     private final MessageHandler outbound;
+    private final InvokeOutlet invokes;
 
-    public LinkPublisher(MessageHandler outbound) {
+    LinkPublisher(MessageHandler outbound, InvokeOutlet invokes) {
         this.outbound = outbound;
+        this.invokes = invokes;
     }
 
     /** Publishes at QoS 1 and returns once the broker has the message; never on an invoke topic. */
@@ -29,9 +31,12 @@ public class LinkPublisher {
         publish(Topics.of(gadgetId, suffix), payload, false);
     }
 
-    /** A {@code link.invoke} envelope to the gadget's invoke topic: the dispatcher's way out. */
+    /**
+     * A {@code link.invoke} envelope to the gadget's invoke topic: the dispatcher's way out. Unlike
+     * {@link #publish} it does not wait for the broker's acknowledgement (see {@link InvokeOutlet}).
+     */
     void invoke(String gadgetId, byte[] envelope) {
-        send(Topics.of(gadgetId, Topics.INVOKE), envelope, false);
+        invokes.send(Topics.of(gadgetId, Topics.INVOKE), envelope);
     }
 
     private void send(String topic, byte[] payload, boolean retained) {

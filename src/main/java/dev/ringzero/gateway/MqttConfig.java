@@ -37,6 +37,8 @@ import org.springframework.messaging.MessageChannel;
 class MqttConfig {
 
     private static final Logger log = LoggerFactory.getLogger(MqttConfig.class);
+    /** How long a publish that waits for the broker's acknowledgement waits at most. */
+    private static final long PUBLISH_TIMEOUT_MS = 10_000;
 
     /** The password the platform uses on the broker: configured, or (embedded only) generated per start. */
     @Bean
@@ -336,13 +338,14 @@ class MqttConfig {
         MqttPahoMessageHandler handler = new MqttPahoMessageHandler(manager);
         handler.setAsync(false);
         handler.setDefaultQos(1);
-        handler.setCompletionTimeout(10_000);
+        handler.setCompletionTimeout(PUBLISH_TIMEOUT_MS);
         return handler;
     }
 
     @Bean
-    LinkPublisher linkPublisher(MqttPahoMessageHandler linkOutbound) {
-        return new LinkPublisher(linkOutbound);
+    LinkPublisher linkPublisher(MqttPahoMessageHandler linkOutbound,
+            @Qualifier("mqttOutboundClientManager") Mqttv3ClientManager manager) {
+        return new LinkPublisher(linkOutbound, new InvokeOutlet(manager, PUBLISH_TIMEOUT_MS));
     }
 
     /**
