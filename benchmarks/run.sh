@@ -7,6 +7,7 @@
 #                     [--http-port 18860] [--mqtt-port 18861] [--db ringzero_bench]
 #                     [--pg own|shared] [--pg-port 18862]
 #                     [--llm-sessions 50] [--model-latency-ms 2000] [--model-port 18863] [--llm-cost-seconds 30]
+#                     [--llm-spread-ms 4000]
 #                     [--platform-jar JAR] [--nodes 1] [--cluster] [--harness-jvm-opts "-XX:+UseZGC -Xss512k"]
 #
 # Builds the firmware stubs, the platform (into /tmp/bench-platform-target, never ./target) and the
@@ -63,7 +64,7 @@ while [ $# -gt 0 ]; do
     --cluster) cluster=true; shift ;;
     --llm-sessions) llm_sessions=$2; pass+=("$1" "$2"); shift 2 ;;
     --model-port) model_port=$2; pass+=("$1" "$2"); shift 2 ;;
-    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
     --*) pass+=("$1" "$2"); shift 2 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac

@@ -102,7 +102,8 @@ public final class LoadBench {
                               [--clk-tck 100]
                               [--gadgets 200] [--agents 200] [--rate 100] [--seconds 60] [--warmup 30]
                               [--drain 30] [--floor-seconds 10] [--gate-samples 20] [--label NAME] [--out FILE]
-                              [--llm-sessions 0] [--model-latency-ms 2000] [--model-port 18863] [--llm-cost-seconds 30]""");
+                              [--llm-sessions 0] [--model-latency-ms 2000] [--model-port 18863] [--llm-cost-seconds 30]
+                              [--llm-spread-ms 0]""");
             return;
         }
         System.exit(new LoadBench(args).run());
@@ -223,7 +224,8 @@ public final class LoadBench {
             fakeModel = FakeModel.start(args.integer("model-port", 18863),
                     Duration.ofMillis(args.integer("model-latency-ms", 2000)));
             config.put("model_latency_ms", fakeModel.latency().toMillis());
-            sessions = SessionLoad.create(anonymous, admin, suffix, llmSessions, fakeModel, boardScheduler);
+            sessions = SessionLoad.create(anonymous, admin, suffix, llmSessions,
+                    Duration.ofMillis(args.integer("llm-spread-ms", 0)), fakeModel, boardScheduler);
             setup.put("llm_sessions", secondsSince(t));
             log("%d llm agents on boards of their own, against a fake model of %d ms a turn (%s)", llmSessions,
                     fakeModel.latency().toMillis(), fakeModel.baseUrl());

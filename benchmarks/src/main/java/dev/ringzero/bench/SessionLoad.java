@@ -39,10 +39,13 @@ final class SessionLoad {
     private final AtomicLong runsUnfinished = new AtomicLong();
     private final AtomicBoolean going = new AtomicBoolean();
     private final List<Thread> threads = new ArrayList<>();
+    /** Over how long the sessions' first runs are spread; zero starts them all at once, in step. */
+    private final Duration spread;
 
-    private SessionLoad(FakeModel model, Rest owner, int sessions) {
+    private SessionLoad(FakeModel model, Rest owner, int sessions, Duration spread) {
         this.model = model;
         this.owner = owner;
+        this.spread = spread;
         this.ended = new Semaphore[sessions];
         for (int i = 0; i < sessions; i++) {
             ended[i] = new Semaphore(0);
@@ -58,14 +61,19 @@ final class SessionLoad {
         });
     }
 
-    /** An owner of its own, {@code sessions} boards and llm agents; the model must already listen. */
-    static SessionLoad create(Rest anonymous, Rest admin, String suffix, int sessions, FakeModel model,
-            ScheduledExecutorService scheduler) {
+    /**
+     * An owner of its own, {@code sessions} boards and llm agents; the model must already listen.
+     * With a {@code spread}, session k starts its first run k/sessions of it after the first: a
+     * model of fixed latency keeps sessions started together in step, their turns arriving at the
+     * platform at once, which people's sessions would not.
+     */
+    static SessionLoad create(Rest anonymous, Rest admin, String suffix, int sessions, Duration spread,
+            FakeModel model, ScheduledExecutorService scheduler) {
         String ownerId = "bench-" + suffix + "-llm";
         JsonNode account = admin.post("/api/v1/admin/accounts", "{\"id\":\"" + ownerId + "\",\"password\":\"bench-"
                 + suffix + "-llm-password\",\"displayName\":\"Benchmark sessions\"}")
                 .expect(201, "creating the sessions' owner").json();
-        SessionLoad load = new SessionLoad(model, anonymous.bearer(account.get("token").asText()), sessions);
+        SessionLoad load = new SessionLoad(model, anonymous.bearer(account.get("token").asText()), sessions, spread);
         for (int k = 0; k < sessions; k++) {
             String id = String.format("bench-%s-llm%03d", suffix, k);
             JsonNode paired = load.owner.post("/api/v1/gadgets", "{\"id\":\"" + id + "\",\"name\":\"" + id + "\"}")
@@ -97,12 +105,19 @@ final class SessionLoad {
                 """.formatted(gadget, k);
     }
 
-    /** Starts every session; each runs again as soon as its previous run's model said its last word. */
+    /**
+     * Starts every session, spread over {@link #spread}; each runs again as soon as its previous
+     * run's model said its last word.
+     */
     void start() {
         going.set(true);
         for (int k = 0; k < agents.size(); k++) {
             int session = k;
-            Thread thread = new Thread(() -> loop(session), "bench-session-" + k);
+            long delay = offset(k, agents.size(), spread);
+            Thread thread = new Thread(() -> {
+                sleep(delay);
+                loop(session);
+            }, "bench-session-" + k);
             thread.setDaemon(true);
             threads.add(thread);
             thread.start();
@@ -139,6 +154,11 @@ final class SessionLoad {
         threads.clear();
     }
 
+    /** When session {@code k} of {@code sessions} starts its first run, in milliseconds after the first. */
+    static long offset(int k, int sessions, Duration spread) {
+        return spread.toMillis() * k / sessions;
+    }
+
     long runsStarted() {
         return runsStarted.get();
     }
@@ -152,6 +172,7 @@ final class SessionLoad {
         ObjectNode out = Rest.JSON.createObjectNode();
         out.put("sessions", agents.size());
         out.put("model_latency_ms", model.latency().toMillis());
+        out.put("start_spread_ms", spread.toMillis());
         out.put("runs_started", runsStarted.get());
         out.put("runs_whose_final_answer_never_came", runsUnfinished.get());
         out.put("model_turns", model.turns());
