@@ -33,10 +33,10 @@ class InvokeOutletTest {
     @Test
     void anInvokeReachesTheGadgetThroughTheRealBroker() throws Exception {
         RealServices.start();
-        Mqttv3ClientManager connection = manager(RealServices.mqttUrl());
+        Mqttv3ClientManager connection = manager(RealServices.mqttPort());
         MqttClient gadget = new MqttClient(RealServices.mqttUrl(), "ringzero-platform-outlet-g", new MemoryPersistence());
         try {
-            gadget.connect(options(RealServices.mqttUrl()));
+            gadget.connect(options(RealServices.mqttPort()));
             BlockingQueue<String> received = new ArrayBlockingQueue<>(1);
             gadget.subscribe(new String[] {TOPIC}, new int[] {1}, new IMqttMessageListener[] {
                     (topic, message) -> received.add(new String(message.getPayload(), StandardCharsets.UTF_8))});
@@ -66,7 +66,7 @@ class InvokeOutletTest {
     @Test
     void onlyAnInvokeBeyondTheUnacknowledgedBoundWaitsForTheBroker() throws Exception {
         SilentBroker broker = new SilentBroker();
-        Mqttv3ClientManager connection = manager(broker.url());
+        Mqttv3ClientManager connection = manager(broker.port());
         try {
             InvokeOutlet underTest = new InvokeOutlet(connection, 300);
             // had any of these waited for its acknowledgement, it would have failed after 300 ms
@@ -87,7 +87,7 @@ class InvokeOutletTest {
     @Test
     void withoutAConnectionAnInvokeIsRefusedInWords() {
         // never started: no client, as before the platform's connection is up
-        Mqttv3ClientManager connection = new Mqttv3ClientManager(options("tcp://127.0.0.1:1"),
+        Mqttv3ClientManager connection = new Mqttv3ClientManager(options(1),
                 "ringzero-platform-outlet-none");
 
         assertThatIllegalStateException()
@@ -95,22 +95,19 @@ class InvokeOutletTest {
                 .withMessage("no connection to the broker: " + TOPIC + " not published");
     }
 
-    private static Mqttv3ClientManager manager(String url) {
-        Mqttv3ClientManager manager = new Mqttv3ClientManager(options(url),
+    private static Mqttv3ClientManager manager(int port) {
+        Mqttv3ClientManager manager = new Mqttv3ClientManager(options(port),
                 "ringzero-platform-outlet-" + System.nanoTime());
         manager.setPersistence(new MemoryPersistence());
         manager.start();
         return manager;
     }
 
-    private static MqttConnectOptions options(String url) {
-        MqttConnectOptions options = new MqttConnectOptions();
-        options.setServerURIs(new String[] {url});
-        options.setCleanSession(true);
-        options.setMaxInflight(1_000);
-        options.setUserName("ringzero-platform");
-        options.setPassword(RealServices.MQTT_SERVICE_PASSWORD.toCharArray());
-        return options;
+    /** The platform's own connection options (its in-flight limit among them), on the given port. */
+    private static MqttConnectOptions options(int port) {
+        MqttSettings settings = new MqttSettings(false, "127.0.0.1", port, "ringzero-platform",
+                RealServices.MQTT_SERVICE_PASSWORD, "outlet", null);
+        return MqttConfig.connectOptions(settings, RealServices.MQTT_SERVICE_PASSWORD, true);
     }
 
     /** Accepts one MQTT connection, answers its CONNECT, and then reads and drops everything. */
@@ -125,8 +122,8 @@ class InvokeOutletTest {
             thread.start();
         }
 
-        String url() {
-            return "tcp://127.0.0.1:" + socket.getLocalPort();
+        int port() {
+            return socket.getLocalPort();
         }
 
         private void serve() {
