@@ -1,8 +1,13 @@
 package dev.ringzero.gateway;
 
+import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
@@ -46,10 +51,19 @@ import org.slf4j.LoggerFactory;
  * straight to the gateway, an event is acknowledged exactly as the Mosquitto shape acknowledges it
  * to the platform: after the commit that stores it with its runs. Until then the board keeps it and
  * sends it again after a reconnect.
+ *
+ * <p>A board hears that it is connected (its CONNACK) only once the broker has marked the
+ * connection connected ({@link #brokerConnected}). Moquette sends the CONNACK from a session thread
+ * and marks the connection connected in a listener that its I/O thread may run later; a board
+ * that subscribed in between (as every board does, at once) had its connection closed as "already
+ * closed" when that thread was held up (seen in CI: a board's first link-up failed with "Connection
+ * lost").
  */
 final class BoardFront {
 
     private static final Logger log = LoggerFactory.getLogger(BoardFront.class);
+    /** Longest a board's CONNACK waits for the broker's word that the connection is connected. */
+    static final long CONNECTED_WITHIN_MS = 5_000;
 
     /** Where a board's event or answer goes; {@code acknowledge} sends its PUBACK. {@link LinkGateway#accept}. */
     interface Handoff {
@@ -60,7 +74,10 @@ final class BoardFront {
     private final int port;
     private final String brokerHost;
     private final int maxMessageBytes;
+    private final boolean awaitsBrokersWord;
     private final CountDownLatch ready = new CountDownLatch(1);
+    /** Boards whose CONNACK waits for {@link #brokerConnected}, by client id. */
+    private final ConcurrentMap<String, CompletableFuture<Void>> connecting = new ConcurrentHashMap<>();
     private volatile Handoff handoff;
     private volatile int brokerPort;
     /**
@@ -73,7 +90,17 @@ final class BoardFront {
     private EventLoopGroup workers;
     private Channel listener;
 
+    /** A front for a broker that tells it nothing: every CONNACK goes to its board at once. */
     BoardFront(String host, int port, String brokerHost, int maxMessageBytes) {
+        this(host, port, brokerHost, maxMessageBytes, false);
+    }
+
+    /**
+     * @param awaitsBrokersWord whether the broker calls {@link #brokerConnected} for every
+     *                          connection it accepts, and a board's CONNACK waits for that call
+     */
+    BoardFront(String host, int port, String brokerHost, int maxMessageBytes, boolean awaitsBrokersWord) {
+        this.awaitsBrokersWord = awaitsBrokersWord;
         this.host = host;
         this.port = port;
         this.brokerHost = brokerHost;
@@ -123,6 +150,14 @@ final class BoardFront {
         }
     }
 
+    /** The broker has marked {@code clientId}'s connection connected: its CONNACK may go to the board. */
+    void brokerConnected(String clientId) {
+        CompletableFuture<Void> waiting = connecting.remove(clientId);
+        if (waiting != null) {
+            waiting.complete(null);
+        }
+    }
+
     private void awaitReady() {
         try {
             ready.await();
@@ -146,6 +181,9 @@ final class BoardFront {
         private Channel broker;
         private volatile String username;
         private volatile boolean accepted;
+        private String clientId;
+        /** Completes once the broker has marked this board's connection connected. */
+        private CompletableFuture<Void> connected = CompletableFuture.completedFuture(null);
 
         @Override
         public void channelActive(ChannelHandlerContext ctx) {
@@ -179,6 +217,11 @@ final class BoardFront {
             }
             if (message instanceof MqttConnectMessage connect) {
                 username = connect.payload().userName();
+                clientId = connect.payload().clientIdentifier();
+                if (awaitsBrokersWord && clientId != null) {
+                    connected = new CompletableFuture<>();
+                    connecting.put(clientId, connected);
+                }
             } else if (message instanceof MqttPublishMessage publish && accepted
                     && publish.fixedHeader().qosLevel() == MqttQoS.AT_LEAST_ONCE
                     && takenByThePlatform(username, publish.variableHeader().topicName())) {
@@ -220,8 +263,16 @@ final class BoardFront {
             }
         }
 
+        /** The broker refused the board, or its connection ended: nothing waits for the broker's word. */
+        void noLongerConnecting() {
+            if (clientId != null) {
+                connecting.remove(clientId, connected);
+            }
+        }
+
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
+            noLongerConnecting();
             if (broker != null) {
                 broker.close();
             }
@@ -234,11 +285,16 @@ final class BoardFront {
         }
     }
 
-    /** The broker's side of one board's connection: relays everything to the board. */
+    /**
+     * The broker's side of one board's connection: relays everything to the board, an accepted
+     * CONNACK (and whatever follows it) once the broker has marked the connection connected.
+     */
     private static final class FromBroker extends ChannelInboundHandlerAdapter {
 
         private final Channel board;
         private final FromBoard boardSide;
+        /** What waits behind a CONNACK held for the broker's word; null when nothing is held. */
+        private ArrayDeque<Object> held;
 
         FromBroker(Channel board, FromBoard boardSide) {
             this.board = board;
@@ -247,15 +303,57 @@ final class BoardFront {
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (held != null) {
+                held.add(msg);
+                return;
+            }
             if (msg instanceof MqttConnAckMessage connAck) {
-                boardSide.accepted = connAck.variableHeader().connectReturnCode()
+                boolean accepted = connAck.variableHeader().connectReturnCode()
                         == MqttConnectReturnCode.CONNECTION_ACCEPTED;
+                boardSide.accepted = accepted;
+                if (!accepted) {
+                    boardSide.noLongerConnecting();
+                } else if (!boardSide.connected.isDone()) {
+                    hold(ctx.channel(), msg);
+                    return;
+                }
             }
             board.writeAndFlush(msg).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
         }
 
+        /**
+         * Holds the CONNACK until the broker's word (or {@link #CONNECTED_WITHIN_MS}: a broker that
+         * could not complete the connection closes it, and the board learns that instead).
+         */
+        private void hold(Channel broker, Object connAck) {
+            held = new ArrayDeque<>();
+            held.add(connAck);
+            broker.config().setAutoRead(false);
+            boardSide.connected.completeOnTimeout(null, CONNECTED_WITHIN_MS, TimeUnit.MILLISECONDS)
+                    .whenComplete((done, failure) -> board.eventLoop().execute(() -> release(broker)));
+        }
+
+        private void release(Channel broker) {
+            ArrayDeque<Object> waiting = held;
+            held = null;
+            if (waiting == null) {
+                return;
+            }
+            if (!board.isActive()) {
+                waiting.forEach(ReferenceCountUtil::release);
+                return;
+            }
+            waiting.forEach(message -> board.write(message).addListener(ChannelFutureListener.CLOSE_ON_FAILURE));
+            board.flush();
+            broker.config().setAutoRead(true);
+        }
+
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
+            if (held != null) {
+                held.forEach(ReferenceCountUtil::release);
+                held = null;
+            }
             board.close();
         }
 

@@ -11,6 +11,8 @@ import io.moquette.broker.Server;
 import io.moquette.broker.config.MemoryConfig;
 import io.moquette.broker.security.IAuthenticator;
 import io.moquette.broker.security.IAuthorizatorPolicy;
+import io.moquette.interception.AbstractInterceptHandler;
+import io.moquette.interception.messages.InterceptConnectMessage;
 import io.moquette.broker.subscriptions.Topic;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,7 +59,7 @@ public class EmbeddedBroker implements SmartLifecycle, BrokerAccess {
         this.gadgets = gadgets;
         this.dataPath = dataPath;
         this.front = new BoardFront(settings.host(), settings.port(), "127.0.0.1",
-                LinkLimits.MAX_MESSAGE_BYTES + 65_536);
+                LinkLimits.MAX_MESSAGE_BYTES + 65_536, true);
     }
 
     @Override
@@ -89,7 +91,8 @@ public class EmbeddedBroker implements SmartLifecycle, BrokerAccess {
         properties.setProperty("netty.mqtt.message_size", String.valueOf(LinkLimits.MAX_MESSAGE_BYTES + 65_536));
         server = new Server();
         try {
-            server.startServer(new MemoryConfig(properties), null, null, new Authenticator(), new Authorizer());
+            server.startServer(new MemoryConfig(properties), java.util.List.of(new ConnectedSignal()), null,
+                    new Authenticator(), new Authorizer());
         } catch (IOException e) {
             throw new IllegalStateException("the embedded MQTT broker cannot listen on " + settings.url()
                     + " (is the port taken? set ringzero.mqtt.port)", e);
@@ -194,6 +197,33 @@ public class EmbeddedBroker implements SmartLifecycle, BrokerAccess {
                     .filter(GadgetStore.Row::paired)
                     .map(row -> Tokens.sameHash(row.credentialHash(), Tokens.sha256(secret)))
                     .orElse(false);
+        }
+    }
+
+    /**
+     * Tells the board front that the broker has marked a connection connected (Moquette notifies
+     * its interceptors right after), so the board's CONNACK may go on: see {@link BoardFront}.
+     * Only connections are intercepted: a publish would be copied for nothing.
+     */
+    private final class ConnectedSignal extends AbstractInterceptHandler {
+        @Override
+        public String getID() {
+            return "ringzero-board-front";
+        }
+
+        @Override
+        public Class<?>[] getInterceptedMessageTypes() {
+            return new Class<?>[] {InterceptConnectMessage.class};
+        }
+
+        @Override
+        public void onConnect(InterceptConnectMessage msg) {
+            front.brokerConnected(msg.getClientID());
+        }
+
+        @Override
+        public void onSessionLoopError(Throwable error) {
+            log.warn("the embedded broker's session loop failed", error);
         }
     }
 
