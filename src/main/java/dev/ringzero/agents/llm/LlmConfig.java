@@ -37,7 +37,7 @@ class LlmConfig {
     @Bean
     Model llmModel(LlmSettings settings) {
         if (!settings.configured()) {
-            return call -> new ModelReply.Failed("llm_unconfigured", "no model is configured");
+            return (call, onReplyHead) -> new ModelReply.Failed("llm_unconfigured", "no model is configured");
         }
         return new OpenAiCompatibleModel(settings);
     }

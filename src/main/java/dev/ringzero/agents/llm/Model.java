@@ -6,7 +6,16 @@ package dev.ringzero.agents.llm;
  */
 interface Model {
 
-    ModelReply ask(ModelCall call);
+    default ModelReply ask(ModelCall call) {
+        return ask(call, () -> { });
+    }
+
+    /**
+     * As {@link #ask(ModelCall)}, calling {@code onReplyHead} on the asking thread when the reply
+     * begins to arrive (its status and headers read, its body not yet), before it is read; not at
+     * all if no reply arrives.
+     */
+    ModelReply ask(ModelCall call, Runnable onReplyHead);
 
     /**
      * The node's rehearsal of a turn: {@code call} written as this client's request and a reply

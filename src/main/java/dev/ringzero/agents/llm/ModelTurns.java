@@ -142,21 +142,31 @@ final class ModelTurns {
             return;
         }
         long started = System.nanoTime();
-        ModelReply reply = model.ask(call);
-        int latencyMs = (int) ((System.nanoTime() - started) / 1_000_000);
-        if (reply instanceof ModelReply.Failed failed) {
-            fail(runId, turn, failed.code(), failed.message());
-            return;
+        long[] arrived = {0};
+        // The reply is read, recorded and acted on in a slot of DevicesFirst, taken as its head
+        // arrives: fifty sessions' replies arriving together are read one slot at a time, after
+        // this node's device events, instead of on fifty threads at once (docs/llm-agents.md).
+        try (DevicesFirst.Slot slot = devicesFirst.slot(settings.yieldToEvents())) {
+            ModelReply reply = model.ask(call, () -> {
+                arrived[0] = System.nanoTime();
+                slot.take();
+            });
+            // the model's latency is the wait for its reply, not the wait for the slot
+            int latencyMs = (int) (((arrived[0] != 0 ? arrived[0] : System.nanoTime()) - started) / 1_000_000);
+            if (reply instanceof ModelReply.Failed failed) {
+                fail(runId, turn, failed.code(), failed.message());
+                return;
+            }
+            ModelReply.Answered answered = (ModelReply.Answered) reply;
+            afterTheDevices(() -> record(runId, turn, answered, latencyMs));
         }
-        ModelReply.Answered answered = (ModelReply.Answered) reply;
-        afterTheDevices(() -> record(runId, turn, answered, latencyMs));
     }
 
     /**
      * Device reactions first: a reply is recorded once this node's device events are routed, one
      * reply at a time (with the runs clients start), or when {@code ringzero.llm.yield-to-events}
      * has passed whatever the backlog (within the reply's grace, so the wait never costs a turn its
-     * deadline).
+     * deadline). In the slot its reading took, if it took one ({@link #ask}).
      */
     private void afterTheDevices(Runnable work) {
         devicesFirst.after(settings.yieldToEvents(), () -> {

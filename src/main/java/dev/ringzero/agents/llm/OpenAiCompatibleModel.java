@@ -50,15 +50,15 @@ final class OpenAiCompatibleModel implements Model, AutoCloseable {
 
     /** Cuts an exchange still going at the reply timeout: one thread for the node, asleep between. */
     private final ScheduledThreadPoolExecutor deadlines = deadlines();
-    /** The asking thread's armed cut, from the exchange's start to the end of ask. */
-    private final ThreadLocal<ScheduledFuture<Boolean>> cut = new ThreadLocal<>();
+    /** The asking thread's exchange, from the start of ask to its end. */
+    private final ThreadLocal<Asking> asking = new ThreadLocal<>();
     private final CloseableHttpClient http;
     private final OpenAiApi api;
     private final String model;
     private final long replySeconds;
 
     OpenAiCompatibleModel(LlmSettings settings) {
-        this.http = client(settings, deadlines, cut);
+        this.http = client(settings, deadlines, asking);
         // its default error handler names a refusal: TransientAiException (5xx), NonTransientAiException (4xx)
         this.api = OpenAiApi.builder().baseUrl(settings.baseUrl())
                 .apiKey(settings.apiKey().isEmpty() ? "none" : settings.apiKey())
@@ -84,7 +84,7 @@ final class OpenAiCompatibleModel implements Model, AutoCloseable {
      * deadline did.
      */
     private static CloseableHttpClient client(LlmSettings settings, ScheduledThreadPoolExecutor deadlines,
-            ThreadLocal<ScheduledFuture<Boolean>> cut) {
+            ThreadLocal<Asking> asking) {
         long replyMillis = settings.replyTimeout().toMillis();
         ConnectionConfig exchange = ConnectionConfig.custom()
                 .setConnectTimeout(Timeout.of(settings.connectTimeout()))
@@ -97,12 +97,58 @@ final class OpenAiCompatibleModel implements Model, AutoCloseable {
                 .evictIdleConnections(IDLE)
                 // the socket timeout bounds silence only: a server that keeps sending is cut here
                 .addExecInterceptorFirst("reply-deadline", (request, scope, chain) -> {
-                    if (scope.originalRequest instanceof Cancellable asked) {
-                        cut.set(deadlines.schedule(asked::cancel, replyMillis, TimeUnit.MILLISECONDS));
+                    Asking asker = asking.get();
+                    if (asker != null && scope.originalRequest instanceof Cancellable asked) {
+                        asker.arm(deadlines, asked, TimeUnit.MILLISECONDS.toNanos(replyMillis));
                     }
                     return chain.proceed(request, scope);
                 })
+                // on the asking thread, once the status and headers are read and before the body is
+                .addResponseInterceptorFirst((response, entity, context) -> {
+                    Asking asker = asking.get();
+                    if (asker != null) {
+                        asker.replyHeadArrived(deadlines);
+                    }
+                })
                 .disableAutomaticRetries().disableRedirectHandling().disableCookieManagement().build();
+    }
+
+    /**
+     * One exchange on its asking thread: the cut armed at its deadline, and what the thread does
+     * when the reply's head arrives. The time that takes (an llm worker waiting for its slot, see
+     * {@code DevicesFirst#slot}) is the node's, not the server's: the deadline is moved by it.
+     */
+    private static final class Asking {
+
+        private final Runnable onReplyHead;
+        private Cancellable exchange;
+        private ScheduledFuture<Boolean> cut;
+
+        Asking(Runnable onReplyHead) {
+            this.onReplyHead = onReplyHead;
+        }
+
+        void arm(ScheduledThreadPoolExecutor deadlines, Cancellable asked, long inNanos) {
+            exchange = asked;
+            cut = deadlines.schedule(asked::cancel, inNanos, TimeUnit.NANOSECONDS);
+        }
+
+        void replyHeadArrived(ScheduledThreadPoolExecutor deadlines) {
+            if (cut == null || !cut.cancel(false)) {
+                // not armed, or already due: the exchange is being cut, and its read fails so
+                onReplyHead.run();
+                return;
+            }
+            long left = cut.getDelay(TimeUnit.NANOSECONDS);
+            onReplyHead.run();
+            cut = deadlines.schedule(exchange::cancel, Math.max(0, left), TimeUnit.NANOSECONDS);
+        }
+
+        void disarm() {
+            if (cut != null) {
+                cut.cancel(false);
+            }
+        }
     }
 
     /** The node stops: its kept-alive connections are closed. */
@@ -123,26 +169,25 @@ final class OpenAiCompatibleModel implements Model, AutoCloseable {
     }
 
     @Override
-    public ModelReply ask(ModelCall call) {
+    public ModelReply ask(ModelCall call, Runnable onReplyHead) {
         ChatCompletion completion;
+        Asking exchange = new Asking(onReplyHead);
+        asking.set(exchange);
         try {
             ResponseEntity<ChatCompletion> response = api.chatCompletionEntity(request(call));
             completion = response == null ? null : response.getBody();
         } catch (RuntimeException e) {
-            return failed(e);
+            return failed(e, exchange);
         } finally {
-            ScheduledFuture<Boolean> armed = cut.get();
-            if (armed != null) {
-                armed.cancel(false);
-                cut.remove();
-            }
+            exchange.disarm();
+            asking.remove();
         }
         return reply(call, completion);
     }
 
     /** Why an exchange failed, as a turn's reason; in the asking thread, before its cut is disarmed. */
-    private ModelReply.Failed failed(RuntimeException e) {
-        ScheduledFuture<Boolean> armed = cut.get();
+    private ModelReply.Failed failed(RuntimeException e, Asking exchange) {
+        ScheduledFuture<Boolean> armed = exchange.cut;
         // Due, not done: the cut may be closing the socket at the moment the read fails with it.
         // The deadline is armed before the connection is made, so a read's socket timeout (the
         // reply timeout again, counted from later) never falls due before it; a failure before it

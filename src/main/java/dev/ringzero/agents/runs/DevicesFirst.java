@@ -32,6 +32,8 @@ public class DevicesFirst {
 
     private final EventBacklog events;
     private final Semaphore slots = new Semaphore(SLOTS, true);
+    /** The slot this thread holds from {@link Slot#take} to its close, if any. */
+    private final ThreadLocal<Slot> holding = new ThreadLocal<>();
     /** The gate's own threads, one per slot, for work handed over; idle ones end after a minute. */
     private final ThreadPoolExecutor own;
 
@@ -83,14 +85,57 @@ public class DevicesFirst {
         }
     }
 
-    private <T> T until(long until, Supplier<T> work) {
-        boolean held = false;
-        try {
-            held = slots.tryAcquire(Math.max(0, until - System.nanoTime()), TimeUnit.NANOSECONDS);
-            events.awaitQuiet(Duration.ofNanos(Math.max(0, until - System.nanoTime())));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    /**
+     * A slot this thread takes later, at a moment only it knows, and holds until the slot is
+     * closed: an llm worker takes it when its model's reply begins to arrive and holds it while it
+     * reads, records and acts on the reply, so the node's session work runs on one slot's threads
+     * at a time, reading a reply included, not on as many threads as replies arrive together.
+     * Work this thread hands to {@link #after} meanwhile runs at once, in the slot it holds.
+     */
+    public Slot slot(Duration yield) {
+        return new Slot(yield);
+    }
+
+    /** See {@link #slot}; closing a slot never taken does nothing. */
+    public final class Slot implements AutoCloseable {
+
+        private final Duration yield;
+        private boolean taken;
+        private boolean held;
+
+        private Slot(Duration yield) {
+            this.yield = yield;
         }
+
+        /** Takes the slot once the devices had their turn, waiting {@code yield} at most for them. */
+        public void take() {
+            if (taken || holding.get() != null) {
+                return;
+            }
+            taken = true;
+            held = acquire(System.nanoTime() + yield.toNanos());
+            holding.set(this);
+        }
+
+        @Override
+        public void close() {
+            if (!taken) {
+                return;
+            }
+            taken = false;
+            holding.remove();
+            if (held) {
+                held = false;
+                slots.release();
+            }
+        }
+    }
+
+    private <T> T until(long until, Supplier<T> work) {
+        if (holding.get() != null) {
+            return work.get();
+        }
+        boolean held = acquire(until);
         try {
             return work.get();
         } finally {
@@ -98,6 +143,18 @@ public class DevicesFirst {
                 slots.release();
             }
         }
+    }
+
+    /** Whether a slot was taken (by {@code until}, the wait goes on without one); then the devices' turn. */
+    private boolean acquire(long until) {
+        boolean held = false;
+        try {
+            held = slots.tryAcquire(Math.max(0, until - System.nanoTime()), TimeUnit.NANOSECONDS);
+            events.awaitQuiet(Duration.ofNanos(Math.max(0, until - System.nanoTime())));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return held;
     }
 
     /** Work not started is dropped as the node stops (its sweep does it, on this node or another). */

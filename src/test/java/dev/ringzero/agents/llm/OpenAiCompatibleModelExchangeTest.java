@@ -121,6 +121,60 @@ class OpenAiCompatibleModelExchangeTest {
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(3));
     }
 
+    @Test
+    void theReplysHeadIsAnnouncedOnTheAskingThreadBeforeItsBodyIsRead() {
+        // a byte of the body every 5 ms: the head comes a second before the whole body
+        server = new BareServer(false, Duration.ZERO, Duration.ofMillis(5));
+        model = modelAt(server.port(), Duration.ofSeconds(30));
+        Thread asking = Thread.currentThread();
+        long[] headAt = {0};
+        Thread[] announcedOn = {null};
+
+        ModelReply reply = model.ask(call, () -> {
+            headAt[0] = System.nanoTime();
+            announcedOn[0] = Thread.currentThread();
+        });
+        long readAt = System.nanoTime();
+
+        assertThat(reply).isEqualTo(new ModelReply.Answered("hello 1", List.of(), 7, 3));
+        assertThat(announcedOn[0]).isSameAs(asking);
+        assertThat(Duration.ofNanos(readAt - headAt[0])).as("the body read after the announcement")
+                .isGreaterThan(Duration.ofMillis(300));
+    }
+
+    @Test
+    void theTimeTheAskingThreadTakesAtTheReplysHeadDoesNotCountAgainstTheServer() {
+        // the head after 300 ms, then the body a byte a millisecond (so not read with the head)
+        server = new BareServer(false, Duration.ofMillis(300), Duration.ofMillis(1));
+        model = modelAt(server.port(), Duration.ofSeconds(1));
+
+        // the server is done within its second; the node takes 900 ms at the head (waiting for a
+        // slot), past the second: the exchange, were it cut then, would fail reading the body
+        ModelReply reply = model.ask(call, () -> sleep(Duration.ofMillis(900)));
+
+        assertThat(reply).isEqualTo(new ModelReply.Answered("hello 1", List.of(), 7, 3));
+    }
+
+    @Test
+    void noReplyAnnouncesNoHead() {
+        server = new BareServer(false, Duration.ofMillis(2_500), Duration.ZERO);
+        model = modelAt(server.port(), Duration.ofSeconds(1));
+        AtomicInteger heads = new AtomicInteger();
+
+        ModelReply reply = model.ask(call, heads::incrementAndGet);
+
+        assertThat(reply).isEqualTo(new ModelReply.Failed("model_timeout", "the model did not answer within 1 s"));
+        assertThat(heads.get()).isZero();
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     private static OpenAiCompatibleModel modelAt(int port, Duration replyTimeout) {
         return new OpenAiCompatibleModel(new LlmSettings("http://127.0.0.1:" + port, "m", null, Duration.ofSeconds(2),
                 replyTimeout, 0, 0, 4, null));

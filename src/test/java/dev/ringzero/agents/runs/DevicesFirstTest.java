@@ -96,4 +96,57 @@ class DevicesFirstTest {
         assertThat(most.get()).isEqualTo(slots);
         threads.shutdown();
     }
+
+    @Test
+    void aSlotTakenLaterIsHeldUntilClosedAndWorkDoneInItDoesNotWaitForAnother() throws Exception {
+        int slots = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+        DevicesFirst first = new DevicesFirst(EventBacklog.NONE);
+        CountDownLatch close = new CountDownLatch(1);
+        CountDownLatch holding = new CountDownLatch(slots);
+        java.util.concurrent.ExecutorService holders = java.util.concurrent.Executors.newFixedThreadPool(slots);
+        List<CompletableFuture<String>> inTheSlot = new ArrayList<>();
+        for (int i = 0; i < slots; i++) {
+            inTheSlot.add(CompletableFuture.supplyAsync(() -> {
+                try (DevicesFirst.Slot slot = first.slot(Duration.ofSeconds(30))) {
+                    slot.take();
+                    slot.take(); // a second take holds nothing more
+                    // work after the devices on the thread holding the slot runs in it, at once
+                    String done = first.after(Duration.ofSeconds(30), () -> "in the slot");
+                    holding.countDown();
+                    close.await();
+                    return done;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return "interrupted";
+                }
+            }, holders));
+        }
+        assertThat(holding.await(10, TimeUnit.SECONDS)).as("every holder did its work in its slot").isTrue();
+        java.util.concurrent.ExecutorService other = java.util.concurrent.Executors.newSingleThreadExecutor();
+        CompletableFuture<String> waiting = CompletableFuture.supplyAsync(
+                () -> first.after(Duration.ofSeconds(30), () -> "after a close"), other);
+
+        Thread.sleep(200);
+        assertThat(waiting).as("every slot is held").isNotDone();
+        close.countDown();
+
+        assertThat(waiting.get(10, TimeUnit.SECONDS)).isEqualTo("after a close");
+        for (CompletableFuture<String> done : inTheSlot) {
+            assertThat(done.get(10, TimeUnit.SECONDS)).isEqualTo("in the slot");
+        }
+        holders.shutdown();
+        other.shutdown();
+    }
+
+    @Test
+    void aSlotNeverTakenHoldsNothing() throws Exception {
+        int slots = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+        DevicesFirst first = new DevicesFirst(EventBacklog.NONE);
+        for (int i = 0; i < slots + 1; i++) {
+            first.slot(Duration.ofSeconds(30)).close();
+        }
+
+        assertThat(CompletableFuture.supplyAsync(() -> first.after(Duration.ofSeconds(30), () -> "started"))
+                .get(10, TimeUnit.SECONDS)).isEqualTo("started");
+    }
 }
