@@ -145,7 +145,7 @@ final class ModelTurns {
         long[] arrived = {0};
         // The reply is read, recorded and acted on in a slot of DevicesFirst, taken as its head
         // arrives: fifty sessions' replies arriving together are read one slot at a time, after
-        // this node's device events, instead of on fifty threads at once (docs/llm-agents.md).
+        // this node's device events, instead of on every llm worker at once (docs/llm-agents.md).
         try (DevicesFirst.Slot slot = devicesFirst.slot(settings.yieldToEvents())) {
             ModelReply reply = model.ask(call, () -> {
                 arrived[0] = System.nanoTime();
