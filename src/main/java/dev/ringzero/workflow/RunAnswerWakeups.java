@@ -31,6 +31,11 @@ import org.springframework.transaction.support.TransactionTemplate;
 public class RunAnswerWakeups implements RunWake {
 
     private static final Logger log = LoggerFactory.getLogger(RunAnswerWakeups.class);
+    /**
+     * How long a session's wake waits for a slot after the devices before it goes on beside
+     * another's: nobody waits for it, and its answer's deadline sweep wakes the run anyway.
+     */
+    static final Duration WAKE_PATIENCE = Duration.ofSeconds(10);
 
     private final ProcessEngineConfigurationImpl engine;
     private final AgentRuns runs;
@@ -84,7 +89,8 @@ public class RunAnswerWakeups implements RunWake {
             TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
                 @Override
                 public void afterCommit() {
-                    devicesFirst.later(sessionYield, () -> wakeAfterTheDevices(runId, invocationId, variables));
+                    devicesFirst.later(sessionYield, WAKE_PATIENCE,
+                            () -> wakeAfterTheDevices(runId, invocationId, variables));
                 }
             });
             return;

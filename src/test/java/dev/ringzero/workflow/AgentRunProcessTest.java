@@ -215,14 +215,16 @@ class AgentRunProcessTest {
     private static final class HandedOver extends dev.ringzero.agents.runs.DevicesFirst {
         final List<Runnable> work = new java.util.ArrayList<>();
         final List<java.time.Duration> yields = new java.util.ArrayList<>();
+        final List<java.time.Duration> patiences = new java.util.ArrayList<>();
 
         HandedOver() {
             super(dev.ringzero.agents.runs.EventBacklog.NONE);
         }
 
         @Override
-        public void later(java.time.Duration yield, Runnable work) {
+        public void later(java.time.Duration yield, java.time.Duration patience, Runnable work) {
             this.yields.add(yield);
+            this.patiences.add(patience);
             this.work.add(work);
         }
     }
@@ -249,7 +251,8 @@ class AgentRunProcessTest {
         RunAnswerWakeups wakeups = wakeups(devicesFirst, new CountedTransactions(), java.time.Duration.ofMillis(700));
 
         answerInTheLane(wakeups, "inv-1", () -> assertThat(devicesFirst.work).as("nothing before the commit").isEmpty());
-
+        assertThat(devicesFirst.yields).containsExactly(java.time.Duration.ofMillis(700));
+        assertThat(devicesFirst.patiences).containsExactly(RunAnswerWakeups.WAKE_PATIENCE);
         assertThat(run).isWaitingAt("Task_AwaitLinkResult");
         assertThat(devicesFirst.yields).containsExactly(java.time.Duration.ofMillis(700));
         devicesFirst.work.get(0).run();

@@ -261,6 +261,7 @@ public final class LoadBench {
         double admittedBefore = metric("ringzero_events_total", "result=\"admitted\"");
         double duplicateBefore = metric("ringzero_events_total", "result=\"duplicate\"");
         double shedBefore = metric("ringzero_events_shed_total", "");
+        SlotWaits slotsBefore = slotWaits();
         long clkTck = args.longValue("clk-tck", 100);
         CpuSnapshot loadFrom = CpuSnapshot.take(nodes, mosquitto, clkTck, this);
         Map<String, Long> dbBefore = dbWrites();
@@ -358,6 +359,7 @@ public final class LoadBench {
         double admitted = metric("ringzero_events_total", "result=\"admitted\"") - admittedBefore;
         double duplicatesPlatform = metric("ringzero_events_total", "result=\"duplicate\"") - duplicateBefore;
         double shed = metric("ringzero_events_shed_total", "") - shedBefore;
+        SlotWaits slots = slotWaits().minus(slotsBefore);
         double loadWall = (drained - loop.start()) / 1e9;
 
         // ------------------------------------------------------------------ report
@@ -386,6 +388,15 @@ public final class LoadBench {
         counts.put("losses", expected - invokesReceived.get());
         counts.put("invokes_expected_measured", expectedMeasured);
         counts.put("invokes_received_measured", invokesMeasured.get());
+        // the llm sessions' (and REST starts') waits for the platform's devices-first slot over the
+        // load: missed = none free within the wait's bound, so the work ran beside the slot's
+        ObjectNode slotJson = result.putObject("devices_first_slot");
+        slotJson.put("what", "waits for the devices-first slot during the load (warm-up, measured phase, drain): "
+                + "taken, or missed (the work went on without a slot, beside another)");
+        slotJson.put("taken", (long) slots.taken());
+        slotJson.put("missed", (long) slots.missed());
+        slotJson.put("taken_wait_ms_avg", round(slots.takenSeconds() * 1000 / Math.max(1, slots.taken())));
+        slotJson.put("missed_wait_ms_avg", round(slots.missedSeconds() * 1000 / Math.max(1, slots.missed())));
 
         ObjectNode throughput = result.putObject("throughput");
         double measuredSendSeconds = (sendEnd - measureStart) / 1e9;
@@ -803,6 +814,21 @@ public final class LoadBench {
             }
         }
         return sum;
+    }
+
+    /** The waits for the devices-first slot so far, summed over the nodes (NaN where a node does not answer). */
+    private SlotWaits slotWaits() {
+        String name = "ringzero_devices_first_wait_seconds";
+        return new SlotWaits(metric(name + "_count", "slot=\"taken\""), metric(name + "_sum", "slot=\"taken\""),
+                metric(name + "_count", "slot=\"missed\""), metric(name + "_sum", "slot=\"missed\""));
+    }
+
+    /** Waits for the devices-first slot: how many took one and how many went on without, with their seconds. */
+    private record SlotWaits(double taken, double takenSeconds, double missed, double missedSeconds) {
+        SlotWaits minus(SlotWaits before) {
+            return new SlotWaits(taken - before.taken, takenSeconds - before.takenSeconds, missed - before.missed,
+                    missedSeconds - before.missedSeconds);
+        }
     }
 
     /** The nodes' CPU seconds together. */

@@ -127,6 +127,13 @@ final class Table {
                     cost.path("postgres_cpu_ms_per_turn").asDouble(), cost.path("commits_per_turn").asDouble(),
                     cost.path("rows_inserted_per_turn").asDouble(), cost.path("model_turns_per_s").asDouble()));
         }
+        JsonNode slot = r.path("devices_first_slot");
+        if (slot.path("taken").asLong() + slot.path("missed").asLong() > 0) {
+            b.append(String.format(Locale.ROOT, "devices-first slot during the load: %d waits took it (%.1f ms on "
+                            + "average), %d went on without it (%.1f ms)%n", slot.path("taken").asLong(),
+                    slot.path("taken_wait_ms_avg").asDouble(), slot.path("missed").asLong(),
+                    slot.path("missed_wait_ms_avg").asDouble()));
+        }
         JsonNode targets = r.path("targets");
         if (targets.size() > 0) {
             b.append("targets:");

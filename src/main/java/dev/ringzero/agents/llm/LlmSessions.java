@@ -121,11 +121,11 @@ public class LlmSessions implements ModelSessions {
             TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
                 @Override
                 public void afterCommit() {
-                    turns.play(runId, turn, call);
+                    turns.play(runId, turn, call, deadline);
                 }
             });
         } else {
-            turns.play(runId, turn, null);
+            turns.play(runId, turn, null, deadline);
         }
     }
 

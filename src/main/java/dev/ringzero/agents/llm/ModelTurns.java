@@ -1,6 +1,8 @@
 package dev.ringzero.agents.llm;
 
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +42,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 final class ModelTurns {
 
     private static final Logger log = LoggerFactory.getLogger(ModelTurns.class);
+    /** What recording a reply may take on a busy node: a reply waits for a slot until its deadline less this. */
+    private static final Duration RECORDING = Duration.ofSeconds(1);
 
     private final Model model;
     private final LlmSettings settings;
@@ -86,10 +90,11 @@ final class ModelTurns {
 
     /**
      * Plays an asked turn on a worker (after the transaction that asked it committed), with the
-     * model call read in that transaction; null: read it here first.
+     * model call read in that transaction; null: read it here first. {@code replyBy} is the turn's
+     * deadline, null where it is not known (a turn resumed after a restart).
      */
-    void play(String runId, int turn, ModelCall prepared) {
-        submit(() -> ask(runId, turn, prepared));
+    void play(String runId, int turn, ModelCall prepared, Instant replyBy) {
+        submit(() -> ask(runId, turn, prepared, replyBy));
     }
 
     /**
@@ -100,7 +105,7 @@ final class ModelTurns {
      */
     void resume(SessionStore.Turn turn) {
         if (turn.status() == SessionStore.TurnStatus.ASKED) {
-            play(turn.runId(), turn.turn(), null);
+            play(turn.runId(), turn.turn(), null, null);
         } else if (turn.status() == SessionStore.TurnStatus.REPLIED) {
             submit(() -> handle(turn.runId(), turn.turn()));
         } else {
@@ -133,7 +138,7 @@ final class ModelTurns {
         TriedAgain.inTransaction(transactions, "a turn of run " + runId, work);
     }
 
-    private void ask(String runId, int turn, ModelCall prepared) {
+    private void ask(String runId, int turn, ModelCall prepared, Instant replyBy) {
         // the conversation is read from the record in one transaction, which ends before the model
         // is asked, so no connection is held while it thinks (the asking step's transaction read
         // it already, unless this is a turn resumed after a restart)
@@ -146,7 +151,9 @@ final class ModelTurns {
         // The reply is read, recorded and acted on in a slot of DevicesFirst, taken as its head
         // arrives: fifty sessions' replies arriving together are read one slot at a time, after
         // this node's device events, instead of on every llm worker at once (docs/llm-agents.md).
-        try (DevicesFirst.Slot slot = devicesFirst.slot(settings.yieldToEvents())) {
+        // It waits for the slot as long as its turn's deadline allows: one that went on without
+        // a slot after a fixed yield did so in exactly the bursts the slot is for (thirtieth series).
+        try (DevicesFirst.Slot slot = devicesFirst.slot(settings.yieldToEvents(), patience(replyBy))) {
             ModelReply reply = model.ask(call, () -> {
                 arrived[0] = System.nanoTime();
                 slot.take();
@@ -160,6 +167,23 @@ final class ModelTurns {
             ModelReply.Answered answered = (ModelReply.Answered) reply;
             afterTheDevices(() -> record(runId, turn, answered, latencyMs));
         }
+    }
+
+    private Duration patience(Instant replyBy) {
+        return patience(clock.instant(), replyBy, settings.yieldToEvents());
+    }
+
+    /**
+     * How long a reply may wait for a slot: until its turn's deadline {@code replyBy}, less what
+     * recording it may take; the {@code yield} at least, and only the yield where the deadline is
+     * not known (null).
+     */
+    static Duration patience(Instant now, Instant replyBy, Duration yield) {
+        if (replyBy == null) {
+            return yield;
+        }
+        Duration left = Duration.between(now, replyBy).minus(RECORDING);
+        return left.compareTo(yield) > 0 ? left : yield;
     }
 
     /**
@@ -273,10 +297,10 @@ final class ModelTurns {
     record TimeUp(String code, String message) {
     }
 
-    TimeUp timeUp(String runId, java.time.Instant now) {
+    TimeUp timeUp(String runId, Instant now) {
         RunStore.Run run = runs.find(runId).orElseThrow();
         AgentSpec spec = agents.spec(run.agentId(), run.revision());
-        java.time.Instant started = run.startedAt() == null ? run.createdAt() : run.startedAt();
+        Instant started = run.startedAt() == null ? run.createdAt() : run.startedAt();
         boolean overtime = !now.isBefore(started.plusSeconds(spec.budget().maxRunSeconds()));
         return overtime
                 ? new TimeUp("max_run_seconds", "the run's " + spec.budget().maxRunSeconds()
@@ -293,7 +317,7 @@ final class ModelTurns {
     void due(String runId, int turn) {
         try {
             once(runId, () -> {
-                java.time.Instant now = clock.instant();
+                Instant now = clock.instant();
                 SessionStore.Turn recorded = store.turn(runId, turn).orElse(null);
                 if (recorded == null) {
                     return;
@@ -336,7 +360,7 @@ final class ModelTurns {
     private List<Message> conversation(RunStore.Run run, AgentSpec spec, List<SessionStore.Turn> turns) {
         AgentStore.Agent agent = agentStore.find(run.agentId()).orElse(null);
         JsonNode state = agent == null ? json.createObjectNode() : tree(agent.state());
-        java.time.Instant since = runs.list(run.agentId(), 2).stream().filter(other -> !other.id().equals(run.id()))
+        Instant since = runs.list(run.agentId(), 2).stream().filter(other -> !other.id().equals(run.id()))
                 .map(RunStore.Run::createdAt).findFirst().orElse(run.createdAt().minusSeconds(86_400));
         Conversation.Context context = new Conversation.Context(spec.instructions(), run.triggerData(), state,
                 agent == null ? 0 : agent.stateVersion(), briefings.briefingOf(run.agentId(), since), spec.gadgets(),

@@ -10,6 +10,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
@@ -48,7 +49,7 @@ class DevicesFirstTest {
         Backlog backlog = new Backlog();
         CompletableFuture<String> doneOn = new CompletableFuture<>();
 
-        new DevicesFirst(backlog).later(Duration.ofSeconds(30), () -> doneOn.complete(Thread.currentThread().getName()));
+        new DevicesFirst(backlog).later(Duration.ofSeconds(30), Duration.ofSeconds(30), () -> doneOn.complete(Thread.currentThread().getName()));
 
         Thread.sleep(200);
         assertThat(doneOn).as("still yielding to the backlog").isNotDone();
@@ -60,7 +61,7 @@ class DevicesFirstTest {
     void workHandedOverIsDoneWhenItsYieldHasPassedWhateverTheBacklog() throws Exception {
         CountDownLatch done = new CountDownLatch(1);
 
-        new DevicesFirst(new Backlog()).later(Duration.ofMillis(50), done::countDown);
+        new DevicesFirst(new Backlog()).later(Duration.ofMillis(50), Duration.ofSeconds(30), done::countDown);
 
         assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
     }
@@ -107,7 +108,7 @@ class DevicesFirstTest {
         List<CompletableFuture<String>> inTheSlot = new ArrayList<>();
         for (int i = 0; i < slots; i++) {
             inTheSlot.add(CompletableFuture.supplyAsync(() -> {
-                try (DevicesFirst.Slot slot = first.slot(Duration.ofSeconds(30))) {
+                try (DevicesFirst.Slot slot = first.slot(Duration.ofSeconds(30), Duration.ofSeconds(30))) {
                     slot.take();
                     slot.take(); // a second take holds nothing more
                     // work after the devices on the thread holding the slot runs in it, at once
@@ -143,10 +144,76 @@ class DevicesFirstTest {
         int slots = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
         DevicesFirst first = new DevicesFirst(EventBacklog.NONE);
         for (int i = 0; i < slots + 1; i++) {
-            first.slot(Duration.ofSeconds(30)).close();
+            first.slot(Duration.ofSeconds(30), Duration.ofSeconds(30)).close();
         }
 
         assertThat(CompletableFuture.supplyAsync(() -> first.after(Duration.ofSeconds(30), () -> "started"))
                 .get(10, TimeUnit.SECONDS)).isEqualTo("started");
+    }
+
+    @Test
+    void workWithPatienceWaitsForASlotPastItsYieldAndIsCountedAsTakingIt() throws Exception {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        DevicesFirst first = new DevicesFirst(EventBacklog.NONE, meters);
+        CountDownLatch close = new CountDownLatch(1);
+        List<CompletableFuture<Void>> holders = holdEverySlot(first, close);
+        java.util.concurrent.ExecutorService other = java.util.concurrent.Executors.newSingleThreadExecutor();
+        CompletableFuture<String> waiting = CompletableFuture.supplyAsync(
+                () -> first.after(Duration.ofMillis(50), Duration.ofSeconds(30), () -> "in a slot"), other);
+
+        Thread.sleep(300);
+        assertThat(waiting).as("its yield passed, its patience did not: it waits for the slot").isNotDone();
+        close.countDown();
+
+        assertThat(waiting.get(10, TimeUnit.SECONDS)).isEqualTo("in a slot");
+        CompletableFuture.allOf(holders.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+        assertThat(meters.timer("ringzero.devices_first.wait", "slot", "missed").count()).isZero();
+        assertThat(meters.timer("ringzero.devices_first.wait", "slot", "taken").count()).isEqualTo(slots() + 1);
+        other.shutdown();
+    }
+
+    @Test
+    void workWhosePatiencePassedGoesOnWithoutASlotAndIsCountedAsMissingIt() throws Exception {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        DevicesFirst first = new DevicesFirst(EventBacklog.NONE, meters);
+        CountDownLatch close = new CountDownLatch(1);
+        List<CompletableFuture<Void>> holders = holdEverySlot(first, close);
+
+        assertThat(first.after(Duration.ofMillis(50), Duration.ofMillis(100), () -> "beside")).isEqualTo("beside");
+        CompletableFuture<String> handedOver = new CompletableFuture<>();
+        first.later(Duration.ofMillis(50), Duration.ofMillis(100), () -> handedOver.complete("beside too"));
+        assertThat(handedOver.get(10, TimeUnit.SECONDS)).isEqualTo("beside too");
+
+        assertThat(meters.timer("ringzero.devices_first.wait", "slot", "missed").count()).isEqualTo(2);
+        close.countDown();
+        CompletableFuture.allOf(holders.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+    }
+
+    private static int slots() {
+        return Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+    }
+
+    /** Every slot taken by a thread of its own and held until {@code close}. */
+    private static List<CompletableFuture<Void>> holdEverySlot(DevicesFirst first, CountDownLatch close)
+            throws InterruptedException {
+        CountDownLatch holding = new CountDownLatch(slots());
+        List<CompletableFuture<Void>> holders = new ArrayList<>();
+        for (int i = 0; i < slots(); i++) {
+            holders.add(CompletableFuture.runAsync(() -> {
+                try (DevicesFirst.Slot slot = first.slot(Duration.ofSeconds(30), Duration.ofSeconds(30))) {
+                    slot.take();
+                    holding.countDown();
+                    close.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, work -> {
+                Thread thread = new Thread(work, "holder");
+                thread.setDaemon(true);
+                thread.start();
+            }));
+        }
+        assertThat(holding.await(10, TimeUnit.SECONDS)).as("every slot is held").isTrue();
+        return holders;
     }
 }
