@@ -85,16 +85,10 @@ public class DevicesFirst {
      * deadline allows.
      */
     public <T> T after(Duration yield, Duration patience, Supplier<T> work) {
-        if (holding.get() != null) {
+        // a slot taken at once: on a thread that holds one already, take() holds nothing more
+        try (Slot slot = slot(yield, patience)) {
+            slot.take();
             return work.get();
-        }
-        boolean held = acquire(yield, System.nanoTime() + patience.toNanos());
-        try {
-            return work.get();
-        } finally {
-            if (held) {
-                slots.release();
-            }
         }
     }
 
