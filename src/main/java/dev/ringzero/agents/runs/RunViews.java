@@ -83,14 +83,20 @@ public class RunViews {
 
     /** {@link #invoke} without yielding to device events: for the start-up rehearsal, which has none. */
     public RunStarted invokeAtOnce(String ownerId, String agentId, JsonNode input) {
-        var current = agents.current(ownerId, agentId);
         String runId = UUID.randomUUID().toString();
         String trigger = json.createObjectNode().put("kind", "invoke")
                 .set("input", input == null ? json.createObjectNode() : input).toString();
-        transactions.executeWithoutResult(status -> launcher.start(new RunRequest(runId, agentId, ownerId,
-                current.agent().currentRevision(), "invoke", trigger, null, false)));
-        RunStore.Run run = runs.find(runId).orElseThrow();
-        return new RunStarted(runId, run.status().wire(), run.reason());
+        // One transaction for the request: the owner's agent, the start, and the run as it stands
+        // (the agent and the run read outside it before, each a commit of its own: two of the
+        // nine a benchmark session's run cost, thirty-first series). The agent read here is the
+        // start's too (TransactionReads); an unknown agent rolls back nothing.
+        return transactions.execute(status -> {
+            var current = agents.current(ownerId, agentId);
+            launcher.start(new RunRequest(runId, agentId, ownerId, current.agent().currentRevision(), "invoke",
+                    trigger, null, false));
+            RunStore.Run run = runs.find(runId).orElseThrow();
+            return new RunStarted(runId, run.status().wire(), run.reason());
+        });
     }
 
     /** The agent's runs, newest first, without their actions; {@code limit} is kept within 1..500. */
