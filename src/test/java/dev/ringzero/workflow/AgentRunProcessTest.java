@@ -251,10 +251,10 @@ class AgentRunProcessTest {
         RunAnswerWakeups wakeups = wakeups(devicesFirst, new CountedTransactions(), java.time.Duration.ofMillis(700));
 
         answerInTheLane(wakeups, "inv-1", () -> assertThat(devicesFirst.work).as("nothing before the commit").isEmpty());
-        assertThat(devicesFirst.yields).containsExactly(java.time.Duration.ofMillis(700));
-        assertThat(devicesFirst.patiences).containsExactly(RunAnswerWakeups.WAKE_PATIENCE);
+
         assertThat(run).isWaitingAt("Task_AwaitLinkResult");
         assertThat(devicesFirst.yields).containsExactly(java.time.Duration.ofMillis(700));
+        assertThat(devicesFirst.patiences).containsExactly(RunAnswerWakeups.WAKE_PATIENCE);
         devicesFirst.work.get(0).run();
         assertThat(run).isEnded().hasPassed("Task_RecordOutcome");
         verify(runs).settle(eq(RUN), org.mockito.ArgumentMatchers.argThat(answer ->

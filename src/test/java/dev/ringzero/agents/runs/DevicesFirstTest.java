@@ -68,7 +68,7 @@ class DevicesFirstTest {
 
     @Test
     void atMostHalfTheCoresDoSuchWorkAtOnce() throws Exception {
-        int slots = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+        int slots = slots();
         DevicesFirst first = new DevicesFirst(EventBacklog.NONE);
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger running = new AtomicInteger();
@@ -100,7 +100,7 @@ class DevicesFirstTest {
 
     @Test
     void aSlotTakenLaterIsHeldUntilClosedAndWorkDoneInItDoesNotWaitForAnother() throws Exception {
-        int slots = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+        int slots = slots();
         DevicesFirst first = new DevicesFirst(EventBacklog.NONE);
         CountDownLatch close = new CountDownLatch(1);
         CountDownLatch holding = new CountDownLatch(slots);
@@ -141,7 +141,7 @@ class DevicesFirstTest {
 
     @Test
     void aSlotNeverTakenHoldsNothing() throws Exception {
-        int slots = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+        int slots = slots();
         DevicesFirst first = new DevicesFirst(EventBacklog.NONE);
         for (int i = 0; i < slots + 1; i++) {
             first.slot(Duration.ofSeconds(30), Duration.ofSeconds(30)).close();
